@@ -1,0 +1,51 @@
+// tumble-cli: runs the engine headless (collision queries, chain scripts, scenes) and prints JSON.
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace tumble::cli {
+
+std::span<const Command> commands() {
+  static const std::array<Command, 0> kCommands = {};
+  return kCommands;
+}
+
+}  // namespace tumble::cli
+
+namespace {
+
+void printUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: tumble-cli <command> [options]\n"
+               "Runs the Tumble physics engine headless and prints JSON.\n\ncommands:\n");
+  for (const auto& c : tumble::cli::commands()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\n'tumble-cli <command> --help' describes a command.\n");
+}
+
+std::string knownCommands() {
+  std::string names;
+  for (const auto& c : tumble::cli::commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  return names.empty() ? "(none yet)" : names;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    printUsage(stderr);
+    return 1;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    printUsage(stdout);
+    return 0;
+  }
+  for (const auto& c : tumble::cli::commands())
+    if (args[0] == c.name) return c.run(tumble::cli::Args(args).subspan(1));
+  std::fprintf(stderr, "tumble-cli: unknown command '%s'; known commands: %s\n", args[0].c_str(),
+               knownCommands().c_str());
+  return 1;
+}

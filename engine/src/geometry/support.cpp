@@ -1,0 +1,50 @@
+#include "tumble/support.h"
+
+namespace tumble {
+
+int supportIndexBruteForce(const SupportShape& shape, const Vec3& direction) {
+  int best = 0;
+  Real bestDot = glm::dot(shape.points[0], direction);
+  for (size_t i = 1; i < shape.points.size(); ++i) {
+    Real d = glm::dot(shape.points[i], direction);
+    if (d > bestDot) {
+      bestDot = d;
+      best = static_cast<int>(i);
+    }
+  }
+  return best;
+}
+
+// On a convex polytope every vertex that does not maximise a linear function has a neighbour that
+// strictly improves it (the property the simplex method relies on), so strict greedy ascent over
+// the vertex graph ends at a maximiser and cannot cycle.
+int supportIndexHillClimb(const SupportShape& shape, const Vec3& direction, int start) {
+  int current = start;
+  Real currentDot = glm::dot(shape.points[static_cast<size_t>(current)], direction);
+  for (;;) {
+    int next = current;
+    Real nextDot = currentDot;
+    int end = shape.neighbourOffsets[static_cast<size_t>(current) + 1];
+    for (int k = shape.neighbourOffsets[static_cast<size_t>(current)]; k < end; ++k) {
+      int n = shape.neighbours[static_cast<size_t>(k)];
+      Real d = glm::dot(shape.points[static_cast<size_t>(n)], direction);
+      if (d > nextDot) {
+        nextDot = d;
+        next = n;
+      }
+    }
+    if (next == current) return current;
+    current = next;
+    currentDot = nextDot;
+  }
+}
+
+int supportIndex(const SupportShape& shape, const Vec3& direction, int hint) {
+  if (shape.hasAdjacency() && shape.points.size() >= SupportShape::kHillClimbThreshold) {
+    int start = (hint >= 0 && static_cast<size_t>(hint) < shape.points.size()) ? hint : 0;
+    return supportIndexHillClimb(shape, direction, start);
+  }
+  return supportIndexBruteForce(shape, direction);
+}
+
+}  // namespace tumble
