@@ -1,0 +1,73 @@
+#pragma once
+/// Convex hulls of point clouds: vertices, polygonal faces (coplanar triangles merged), edges,
+/// planes, vertex adjacency, and exact mass properties.
+
+#include <span>
+#include <vector>
+
+#include "tumble/math.h"
+#include "tumble/result.h"
+#include "tumble/support.h"
+
+namespace tumble {
+
+/// A polygonal face. `vertices` index ConvexHull::vertices() counter-clockwise seen from outside;
+/// the plane is dot(normal, x) = offset with the unit normal pointing out.
+struct HullFace {
+  std::vector<int> vertices;
+  Vec3 normal{0.0};
+  Real offset = 0.0;
+};
+
+/// An edge between vertices a < b, shared by two faces.
+struct HullEdge {
+  int a = 0;
+  int b = 0;
+  int faceA = -1;
+  int faceB = -1;
+};
+
+/// Mass properties for a uniform density. The inertia tensor is about the centre of mass, in the
+/// hull's own (local) axes, in kg m^2.
+struct MassProperties {
+  Real volume = 0.0;  ///< m^3
+  Real mass = 0.0;    ///< kg
+  Vec3 centerOfMass{0.0};
+  Mat3 inertia{0.0};
+};
+
+class ConvexHull {
+ public:
+  /// Builds the hull of `points` (any order; duplicate and interior points are dropped).
+  /// Fails, with a message saying which, on an empty set, NaN or infinite coordinates, or fewer
+  /// than 4 non-coplanar points.
+  static Expected<ConvexHull> build(std::span<const Vec3> points);
+
+  const std::vector<Vec3>& vertices() const { return vertices_; }
+  const std::vector<HullFace>& faces() const { return faces_; }
+  const std::vector<HullEdge>& edges() const { return edges_; }
+  /// Neighbours of vertex i along hull edges: neighbours()[neighbourOffsets()[i] ..
+  /// neighbourOffsets()[i+1]).
+  const std::vector<int>& neighbourOffsets() const { return neighbourOffsets_; }
+  const std::vector<int>& neighbours() const { return neighbours_; }
+
+  /// The hull as a support mapping (with adjacency, for hill climbing on large hulls). The view
+  /// is valid while this hull lives and is not moved.
+  SupportShape supportShape() const;
+
+  /// Exact polyhedral integrals (divergence theorem over the faces) for a density in kg/m^3.
+  MassProperties massProperties(Real density) const;
+
+  /// Local axis-aligned bounds.
+  Vec3 boundsMin() const;
+  Vec3 boundsMax() const;
+
+ private:
+  std::vector<Vec3> vertices_;
+  std::vector<HullFace> faces_;
+  std::vector<HullEdge> edges_;
+  std::vector<int> neighbourOffsets_;
+  std::vector<int> neighbours_;
+};
+
+}  // namespace tumble
