@@ -1,5 +1,4 @@
 // tumble-cli: runs the engine headless (collision queries, chain scripts, scenes) and prints JSON.
-#include <array>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -8,9 +7,12 @@
 
 namespace tumble::cli {
 
+// Each subcommand lives in its own file (cli_<name>.cpp) and adds one line here, sorted by name.
 std::span<const Command> commands() {
-  static const std::array<Command, 0> kCommands = {};
-  return kCommands;
+  static const Command kCommands[] = {
+      {"help", "print this help", nullptr},
+  };
+  return std::span<const Command>(kCommands).subspan(1);  // "help" is handled by main
 }
 
 }  // namespace tumble::cli
