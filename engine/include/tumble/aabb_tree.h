@@ -1,0 +1,239 @@
+#pragma once
+/// A dynamic AABB tree (bounding volume hierarchy) over fat boxes, for the broad-phase and for ray
+/// casts. Leaves hold a user index; internal nodes hold the union of their children. Insertion
+/// picks the sibling by the surface-area heuristic and refits the ancestors with tree rotations
+/// (Catto, "Dynamic Bounding Volume Hierarchies", GDC 2019; Kopta et al. 2012, "Fast, effective
+/// BVH updates for animated scenes"). Everything is deterministic: same calls, same tree.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "tumble/aabb.h"
+
+namespace tumble {
+
+/// A pair of proxy ids with first < second, ordered lexicographically.
+struct ProxyPair {
+  int first = 0;
+  int second = 0;
+  friend bool operator==(const ProxyPair&, const ProxyPair&) = default;
+  friend auto operator<=>(const ProxyPair&, const ProxyPair&) = default;
+};
+
+/// A ray from `origin` along `direction` (not necessarily unit) for t in [0, maxFraction].
+struct RayInput {
+  Vec3 origin{0.0};
+  Vec3 direction{0.0, 0.0, 1.0};
+  Real maxFraction = 1.0;
+};
+
+class AabbTree {
+ public:
+  static constexpr int kNull = -1;
+
+  /// Adds a leaf for `aabb` grown by `margin` (metres, >= 0) and returns its proxy id (>= 0).
+  /// Ids of destroyed proxies are reused, lowest-first is not promised.
+  int createProxy(const Aabb& aabb, Real margin, int userData);
+
+  /// Removes a leaf. Precondition: `proxy` is a live proxy id.
+  void destroyProxy(int proxy);
+
+  /// Updates a leaf for a new tight box. When the tight box still lies inside the stored fat box
+  /// nothing changes and false is returned; otherwise the leaf is reinserted with a fat box of
+  /// `aabb` grown by `margin` and true is returned.
+  bool moveProxy(int proxy, const Aabb& aabb, Real margin);
+
+  /// Replaces the fat box unconditionally (e.g. after a margin change). Returns true.
+  bool resetProxy(int proxy, const Aabb& aabb, Real margin);
+
+  const Aabb& fatAabb(int proxy) const { return nodes_[proxy].aabb; }
+  int userData(int proxy) const { return nodes_[proxy].userData; }
+  bool isLeaf(int node) const { return nodes_[node].child1 == kNull; }
+
+  /// Calls `visit(proxy)` for every leaf whose fat box overlaps `aabb`; `visit` returns false to
+  /// stop the query early.
+  template <class Visit>
+  void query(const Aabb& aabb, Visit&& visit) const;
+
+  /// Calls `visit(const RayInput&, proxy)` for every leaf whose fat box the ray (clipped to the
+  /// current max fraction) crosses. `visit` returns the new max fraction: 0 ends the cast, a value
+  /// in (0, current) clips the ray, the current value goes on unchanged.
+  template <class Visit>
+  void rayCast(const RayInput& input, Visit&& visit) const;
+
+  /// Every pair of leaves whose fat boxes overlap, each pair once with first < second, sorted.
+  /// O(n log n) descent of the tree against itself.
+  std::vector<ProxyPair> allOverlappingPairs() const;
+
+  int root() const { return root_; }
+  int proxyCount() const { return leafCount_; }
+  /// Height of the tree (0 for a single leaf, -1 when empty).
+  int height() const { return root_ == kNull ? -1 : nodes_[root_].height; }
+  /// Sum of the internal nodes' surface areas divided by the root's (lower is better).
+  Real areaRatio() const;
+  /// Checks parent links, heights, and that every internal box encloses its children.
+  /// Returns an empty string when sound, else what failed.
+  const char* validate() const;
+
+  /// Visits every node (internal and leaf) with its depth, for debug drawing.
+  template <class Visit>
+  void forEachNode(Visit&& visit) const;
+
+ private:
+  struct Node {
+    Aabb aabb;
+    int parent = kNull;  ///< also the next free node when on the free list
+    int child1 = kNull;
+    int child2 = kNull;
+    int height = 0;  ///< 0 for leaves, -1 when free
+    int userData = -1;
+  };
+
+  int allocateNode();
+  void freeNode(int node);
+  void insertLeaf(int leaf);
+  void removeLeaf(int leaf);
+  int findBestSibling(const Aabb& box) const;
+  void rotate(int node);
+  const char* validateNode(int node) const;
+
+  std::vector<Node> nodes_;
+  int root_ = kNull;
+  int freeList_ = kNull;
+  int leafCount_ = 0;
+  mutable std::vector<int> stack_;  // scratch for queries; the tree is not thread-safe
+};
+
+template <class Visit>
+void AabbTree::query(const Aabb& aabb, Visit&& visit) const {
+  if (root_ == kNull) return;
+  stack_.clear();
+  stack_.push_back(root_);
+  while (!stack_.empty()) {
+    const int id = stack_.back();
+    stack_.pop_back();
+    const Node& n = nodes_[id];
+    if (!n.aabb.overlaps(aabb)) continue;
+    if (n.child1 == kNull) {
+      if (!visit(id)) return;
+    } else {
+      stack_.push_back(n.child2);
+      stack_.push_back(n.child1);
+    }
+  }
+}
+
+template <class Visit>
+void AabbTree::rayCast(const RayInput& input, Visit&& visit) const {
+  if (root_ == kNull) return;
+  RayInput ray = input;
+  // Slab test (Kay and Kajiya 1986); a zero direction component is handled by the comparisons.
+  auto hits = [&](const Aabb& b) {
+    Real tmin = 0.0, tmax = ray.maxFraction;
+    for (int k = 0; k < 3; ++k) {
+      const Real o = ray.origin[k], d = ray.direction[k];
+      if (d == 0.0) {
+        if (o < b.lower[k] || o > b.upper[k]) return false;
+        continue;
+      }
+      Real t1 = (b.lower[k] - o) / d, t2 = (b.upper[k] - o) / d;
+      if (t1 > t2) std::swap(t1, t2);
+      tmin = std::max(tmin, t1);
+      tmax = std::min(tmax, t2);
+      if (tmin > tmax) return false;
+    }
+    return true;
+  };
+  std::vector<int> stack{root_};
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
+    const Node& n = nodes_[id];
+    if (!hits(n.aabb)) continue;
+    if (n.child1 == kNull) {
+      const Real f = visit(static_cast<const RayInput&>(ray), id);
+      if (f <= 0.0) return;
+      if (f < ray.maxFraction) ray.maxFraction = f;
+    } else {
+      stack.push_back(n.child2);
+      stack.push_back(n.child1);
+    }
+  }
+}
+
+template <class Visit>
+void AabbTree::forEachNode(Visit&& visit) const {
+  if (root_ == kNull) return;
+  std::vector<std::pair<int, int>> stack{{root_, 0}};
+  while (!stack.empty()) {
+    const auto [id, depth] = stack.back();
+    stack.pop_back();
+    const Node& n = nodes_[id];
+    visit(n.aabb, depth, n.child1 == kNull);
+    if (n.child1 != kNull) {
+      stack.push_back({n.child2, depth + 1});
+      stack.push_back({n.child1, depth + 1});
+    }
+  }
+}
+
+/// The broad-phase: an AABB tree plus the persistent set of overlapping proxy pairs. Only proxies
+/// whose tight box left their fat box are queried each update; pairs whose fat boxes separated are
+/// dropped. The result is always exactly the set of leaf pairs with overlapping fat boxes.
+class BroadPhase {
+ public:
+  /// Adds a proxy (see AabbTree::createProxy); it is paired at the next updatePairs().
+  int createProxy(const Aabb& aabb, Real margin, int userData);
+  void destroyProxy(int proxy);
+  /// Moves a proxy; returns true when its fat box changed.
+  bool moveProxy(int proxy, const Aabb& aabb, Real margin);
+  /// Replaces a proxy's fat box and marks it moved.
+  void resetProxy(int proxy, const Aabb& aabb, Real margin);
+
+  /// Brings the pair set up to date and returns it sorted by (first, second) proxy id.
+  /// `canPair(proxyA, proxyB)` filters pairs (e.g. static-static); it must be symmetric.
+  template <class CanPair>
+  const std::vector<ProxyPair>& updatePairs(CanPair&& canPair);
+
+  const std::vector<ProxyPair>& pairs() const { return pairs_; }
+  const AabbTree& tree() const { return tree_; }
+
+ private:
+  AabbTree tree_;
+  std::vector<int> moved_;
+  std::vector<uint8_t> isMoved_;  // per proxy id
+  std::vector<ProxyPair> pairs_;
+  std::vector<ProxyPair> scratch_;
+  std::vector<ProxyPair> merged_;
+
+  void markMoved(int proxy);
+  void mergeNewPairs();
+};
+
+template <class CanPair>
+const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair) {
+  // Keep the old pairs whose fat boxes still overlap.
+  size_t keep = 0;
+  for (const ProxyPair& p : pairs_)
+    if (tree_.fatAabb(p.first).overlaps(tree_.fatAabb(p.second))) pairs_[keep++] = p;
+  pairs_.resize(keep);
+  // New pairs can only involve moved proxies.
+  scratch_.clear();
+  for (const int m : moved_) {
+    const Aabb box = tree_.fatAabb(m);
+    tree_.query(box, [&](int other) {
+      // A pair of two moved proxies is reported once, by the lower id.
+      if (other == m || (isMoved_[other] && other < m)) return true;
+      if (canPair(m, other))
+        scratch_.push_back(m < other ? ProxyPair{m, other} : ProxyPair{other, m});
+      return true;
+    });
+  }
+  for (const int m : moved_) isMoved_[m] = 0;
+  moved_.clear();
+  mergeNewPairs();
+  return pairs_;
+}
+
+}  // namespace tumble
