@@ -55,33 +55,52 @@ bool AabbTree::resetProxy(int proxy, const Aabb& aabb, Real margin) {
   return true;
 }
 
-// Branch and bound over the tree for the sibling that minimises the total area added
-// (the box's own new parent plus the growth of every ancestor). Bittner et al. 2013, sec. 3.
+// Greedy descent on the surface-area heuristic: at each internal node compare the cost of pairing
+// with the node itself (its new parent's area plus the growth of every ancestor) with a lower bound
+// of the cost below each child, and go down the cheaper child while that bound can still win.
+// Catto 2019 ("Dynamic BVH", branch and bound made greedy, as in Box2D v3); Bittner et al. 2013.
 int AabbTree::findBestSibling(const Aabb& box) const {
   const Real boxArea = box.area();
   int best = root_;
   Real bestCost = merge(nodes_[root_].aabb, box).area();
-  struct Item {
-    int node;
-    Real inherited;  // area growth of the ancestors if the leaf goes below `node`
-  };
-  std::vector<Item> stack{{root_, 0.0}};
-  while (!stack.empty()) {
-    const Item it = stack.back();
-    stack.pop_back();
-    const Node& n = nodes_[it.node];
+  Real inherited = 0.0;  // area growth of the ancestors of `node` if the leaf goes below it
+  int node = root_;
+  while (nodes_[node].child1 != kNull) {
+    const Node& n = nodes_[node];
     const Real direct = merge(n.aabb, box).area();
-    const Real cost = direct + it.inherited;
+    const Real cost = direct + inherited;
     if (cost < bestCost) {
       bestCost = cost;
-      best = it.node;
+      best = node;
     }
-    if (n.child1 == kNull) continue;
-    const Real inherited = it.inherited + direct - n.aabb.area();
-    // Lower bound for anything below: the leaf's own area plus what the ancestors grow.
-    if (boxArea + inherited >= bestCost) continue;
-    stack.push_back({n.child2, inherited});
-    stack.push_back({n.child1, inherited});
+    inherited += direct - n.aabb.area();
+    Real lower[2];
+    const int child[2] = {n.child1, n.child2};
+    for (int k = 0; k < 2; ++k) {
+      const Node& c = nodes_[child[k]];
+      const Real d = merge(c.aabb, box).area();
+      if (c.child1 == kNull) {
+        lower[k] = d + inherited;  // exact: a leaf can only become the sibling itself
+        if (lower[k] < bestCost) {
+          bestCost = lower[k];
+          best = child[k];
+        }
+      } else {
+        // Below an internal child the leaf pays at least its own area plus the child's growth.
+        lower[k] = inherited + (d - c.aabb.area()) + std::min(boxArea, d);
+      }
+    }
+    const bool leaf1 = nodes_[n.child1].child1 == kNull, leaf2 = nodes_[n.child2].child1 == kNull;
+    if (leaf1 && leaf2) break;
+    if (lower[0] <= lower[1] && !leaf1 && lower[0] < bestCost) {
+      node = n.child1;
+    } else if (!leaf2 && lower[1] < bestCost) {
+      node = n.child2;
+    } else if (!leaf1 && lower[0] < bestCost) {
+      node = n.child1;
+    } else {
+      break;
+    }
   }
   return best;
 }
