@@ -2,6 +2,8 @@
 /// GJK on any two convex point sets under rigid transforms: intersection verdict, distance,
 /// closest points. Stateless; no heap allocation per query.
 
+#include <vector>
+
 #include "tumble/settings.h"
 #include "tumble/support.h"
 
@@ -28,16 +30,44 @@ struct GjkResult {
   bool intersecting() const { return status == GjkStatus::Intersecting; }
 };
 
+/// One GJK iteration as recorded for the demo's GJK viewer.
+struct GjkTraceStep {
+  int count = 0;        ///< simplex size after this step, 1..4
+  Vec3 vertices[4];     ///< simplex points of the Minkowski difference A - B (world axes, m)
+  Vec3 support{0.0};    ///< the support point found in this step (the start vertex on step 0)
+  Vec3 closest{0.0};    ///< the simplex point closest to the origin (world axes, m)
+  Vec3 pointA{0.0};     ///< closest point on A so far, world space
+  Vec3 pointB{0.0};     ///< closest point on B so far, world space
+  Real distance = 0.0;  ///< |closest|, m
+};
+
+/// The iterations of one query, in order (step 0 is the start simplex). Recording allocates;
+/// queries without a trace do not.
+struct GjkTrace {
+  std::vector<GjkTraceStep> steps;
+};
+
 /// Distance and closest points between A (under `xa`) and B (under `xb`).
 /// `warm`, when given, seeds the simplex (e.g. last step's result for the same pair).
 GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportShape& b,
                       const Transform& xb, const Settings::Gjk& settings,
                       const GjkSimplex* warm = nullptr);
 
+/// gjkDistance, recording every iteration into `trace` (cleared first) when it is not null.
+GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                      const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm,
+                      GjkTrace* trace);
+
 /// Boolean GJK: stops as soon as a separating direction is found or the origin is enclosed.
-/// Cheaper than gjkDistance when only the verdict is needed.
+/// Cheaper than gjkDistance when only the verdict is needed. When Separated, `distance` and the
+/// points are those of the last simplex: an upper bound, not the converged distance.
 GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
                        const Transform& xb, const Settings::Gjk& settings,
                        const GjkSimplex* warm = nullptr);
+
+/// gjkIntersect, recording every iteration into `trace` (cleared first) when it is not null.
+GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                       const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm,
+                       GjkTrace* trace);
 
 }  // namespace tumble

@@ -1,0 +1,390 @@
+// GJK against independent references: Qhull on the Minkowski difference with Ericson's
+// point-triangle distance (minkowski_reference.h), analytic box and point cases, the sample pairs
+// of the collide format, and the edge cases of the issue (touching, identical, nested, coplanar,
+// duplicate points, warm start, iteration cap).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "minkowski_reference.h"
+#include "pair_families.h"
+#include "tumble/gjk.h"
+
+using namespace tumble;
+using tumble::test::ConvexPair;
+using tumble::test::PairGenerator;
+using tumble::test::ShapeKind;
+
+namespace {
+
+SupportShape shapeOf(const std::vector<Vec3>& pts) {
+  return SupportShape{pts, {}, {}};
+}
+
+std::vector<Vec3> box(const Vec3& h, const Vec3& c = Vec3{0.0}) {
+  std::vector<Vec3> p;
+  for (int i = 0; i < 8; ++i)
+    p.push_back(c + Vec3{(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
+  return p;
+}
+
+bool finite(const GjkResult& r) {
+  return isFinite(r.distance) && isFinite(r.pointA) && isFinite(r.pointB);
+}
+
+// Optimality of the witnesses: pointA maximises n.x over A and pointB minimises it over B, with
+// n from A's point to B's (the supporting planes of the closest pair).
+void checkSupportingPlanes(const std::vector<Vec3>& wa, const std::vector<Vec3>& wb,
+                           const GjkResult& r, Real tol) {
+  Vec3 d = r.pointB - r.pointA;
+  Real len = glm::length(d);
+  REQUIRE(len > 0.0);
+  Vec3 n = d / len;
+  Real worstA = -1e300, worstB = -1e300;
+  for (const Vec3& p : wa) worstA = std::max(worstA, glm::dot(p - r.pointA, n));
+  for (const Vec3& p : wb) worstB = std::max(worstB, glm::dot(r.pointB - p, n));
+  CHECK(worstA <= tol);
+  CHECK(worstB <= tol);
+}
+
+// Generator pairs with small ellipsoids, so that D = A - B stays a few thousand points.
+ConvexPair smallPair(PairGenerator& gen) {
+  ShapeKind ka = gen.randomKind(), kb = gen.randomKind();
+  return gen.next(ka, kb, gen.rng().integer(4, 24), gen.rng().integer(4, 24));
+}
+
+Real precision(const ConvexPair& p) {
+  // Rounding of world points near |centre| plus the relative tolerance band of the pair size.
+  Real centre = std::max(glm::length(p.xa.position), glm::length(p.xb.position));
+  return 1e-8 * p.scale + 4e-15 * centre;
+}
+
+}  // namespace
+
+TEST_CASE("GJK distance and closest points agree with the Minkowski-difference hull", "[gjk]") {
+  PairGenerator gen(0x5eed0001);
+  Settings::Gjk settings;
+  int hits = 0, judged = 0;
+  const int kPairs = 400;
+  for (int i = 0; i < kPairs; ++i) {
+    ConvexPair p = smallPair(gen);
+    std::vector<Vec3> wa = p.worldA(), wb = p.worldB();
+    test::MinkowskiReference ref = test::minkowskiReference(wa, wb);
+    GjkResult r = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    INFO("pair " << i << " " << p.name() << " scale " << p.scale << " ref inside " << ref.inside
+                 << " ref distance " << ref.distance << " depth " << ref.depth << " gjk "
+                 << r.distance << " status " << static_cast<int>(r.status));
+    REQUIRE(finite(r));
+    CHECK(r.status != GjkStatus::MaxIterations);
+    Real tol = precision(p);
+    if (ref.inside) {
+      ++hits;
+      if (ref.depth > tol) {
+        ++judged;
+        CHECK(r.intersecting());
+        CHECK(r.distance == 0.0);
+      }
+    } else {
+      if (ref.distance > tol) {
+        ++judged;
+        CHECK_FALSE(r.intersecting());
+        CHECK_THAT(r.distance, Catch::WithinAbs(ref.distance, tol));
+        CHECK_THAT(glm::length(r.pointB - r.pointA), Catch::WithinAbs(ref.distance, tol));
+        checkSupportingPlanes(wa, wb, r, tol);
+      } else {
+        CHECK(r.distance <= ref.distance + tol);
+      }
+    }
+    GjkResult rb = gjkIntersect(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    REQUIRE(finite(rb));
+    if ((ref.inside && ref.depth > tol) || (!ref.inside && ref.distance > tol))
+      CHECK(rb.intersecting() == ref.inside);
+  }
+  // The mix is representative: neither almost all hits nor almost all misses.
+  CHECK(hits > kPairs * 3 / 10);
+  CHECK(hits < kPairs * 7 / 10);
+  CHECK(judged > kPairs * 9 / 10);
+}
+
+TEST_CASE("GJK: the pair generator's mix is 30-70% intersecting", "[gjk][families]") {
+  PairGenerator gen(0x5eed0002);
+  Settings::Gjk settings;
+  int hits = 0;
+  const int kPairs = 3000;
+  for (int i = 0; i < kPairs; ++i) {
+    ConvexPair p = gen.next();
+    GjkResult r = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    REQUIRE(finite(r));
+    if (r.intersecting()) ++hits;
+  }
+  CHECK(hits > kPairs * 3 / 10);
+  CHECK(hits < kPairs * 7 / 10);
+}
+
+TEST_CASE("GJK: analytic box-box and point-box distances", "[gjk]") {
+  Settings::Gjk settings;
+  std::vector<Vec3> a = box({1.0, 2.0, 3.0});
+  SECTION("face to face along x, with rotations of both frames by the same quaternion") {
+    std::vector<Vec3> b = box({0.5, 0.5, 0.5});
+    Quat q = glm::normalize(Quat{0.9, 0.1, -0.3, 0.2});
+    Transform xa{Vec3{100.0, -50.0, 7.0}, q};
+    Transform xb{xa.apply(Vec3{2.25, 0.3, -0.4}), q};
+    GjkResult r = gjkDistance(shapeOf(a), xa, shapeOf(b), xb, settings);
+    REQUIRE(r.status == GjkStatus::Separated);
+    CHECK_THAT(r.distance, Catch::WithinAbs(0.75, 1e-12));
+    Vec3 la = xa.applyInverse(r.pointA), lb = xa.applyInverse(r.pointB);
+    CHECK_THAT(la.x, Catch::WithinAbs(1.0, 1e-12));
+    CHECK_THAT(lb.x, Catch::WithinAbs(1.75, 1e-12));
+  }
+  SECTION("corner to corner") {
+    std::vector<Vec3> b = box({0.5, 0.5, 0.5}, Vec3{2.5, 3.5, 4.5});
+    GjkResult r = gjkDistance(shapeOf(a), {}, shapeOf(b), {}, settings);
+    REQUIRE(r.status == GjkStatus::Separated);
+    CHECK_THAT(r.distance, Catch::WithinAbs(std::sqrt(3.0), 1e-12));
+    CHECK_THAT(r.pointA.x, Catch::WithinAbs(1.0, 1e-12));
+    CHECK_THAT(r.pointA.y, Catch::WithinAbs(2.0, 1e-12));
+    CHECK_THAT(r.pointA.z, Catch::WithinAbs(3.0, 1e-12));
+  }
+  SECTION("point against a rotated box, all Voronoi regions") {
+    test::PairRng rng(77);
+    for (int i = 0; i < 500; ++i) {
+      Vec3 h{rng.uniform(0.1, 2.0), rng.uniform(0.1, 2.0), rng.uniform(0.1, 2.0)};
+      std::vector<Vec3> bx = box(h);
+      Transform xb{rng.unitVector() * rng.uniform(0.0, 1e3), rng.rotation()};
+      Vec3 local{rng.uniform(-4.0, 4.0), rng.uniform(-4.0, 4.0), rng.uniform(-4.0, 4.0)};
+      std::vector<Vec3> pt{xb.apply(local)};
+      Vec3 clamped = glm::clamp(local, -h, h);
+      Real expected = glm::length(local - clamped);
+      bool inside = expected == 0.0;
+      GjkResult r = gjkDistance(shapeOf(pt), {}, shapeOf(bx), xb, settings);
+      INFO("i " << i << " expected " << expected << " got " << r.distance);
+      REQUIRE(finite(r));
+      if (inside) {
+        CHECK(r.intersecting());
+      } else {
+        CHECK_FALSE(r.intersecting());
+        CHECK_THAT(r.distance, Catch::WithinAbs(expected, 1e-11));
+        Vec3 pb = xb.applyInverse(r.pointB);
+        CHECK(glm::length(pb - clamped) < 1e-9);
+      }
+    }
+  }
+}
+
+TEST_CASE("GJK: touching faces, edges and vertices give distance ~0", "[gjk]") {
+  Settings::Gjk settings;
+  std::vector<Vec3> a = box({1.0, 1.0, 1.0});
+  struct Case {
+    const char* name;
+    Vec3 centre;
+    Quat rot;
+  };
+  Quat edgeRot = glm::angleAxis(0.7853981633974483, Vec3{0.0, 0.0, 1.0});
+  const Case cases[] = {
+      {"face-face", {2.0, 0.3, -0.2}, Quat{1.0, 0.0, 0.0, 0.0}},
+      {"face-face offset corner", {2.0, 2.0, 0.0}, Quat{1.0, 0.0, 0.0, 0.0}},
+      {"edge-edge", {2.0, 2.0, 0.5}, Quat{1.0, 0.0, 0.0, 0.0}},
+      {"vertex-vertex", {2.0, 2.0, 2.0}, Quat{1.0, 0.0, 0.0, 0.0}},
+      {"edge-face (rotated box)", {1.0 + std::sqrt(2.0), 0.0, 0.0}, edgeRot},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    Transform xb{c.centre, c.rot};
+    GjkResult r = gjkDistance(shapeOf(a), {}, shapeOf(a), xb, settings);
+    REQUIRE(finite(r));
+    CHECK(r.distance <= 1e-12);
+    CHECK(r.status != GjkStatus::MaxIterations);
+    GjkResult rb = gjkIntersect(shapeOf(a), {}, shapeOf(a), xb, settings);
+    REQUIRE(finite(rb));
+  }
+}
+
+TEST_CASE("GJK: identical shapes, nested shapes, points and segments inside", "[gjk]") {
+  Settings::Gjk settings;
+  std::vector<Vec3> a = box({1.0, 2.0, 0.5});
+  Transform x{Vec3{1e4, -3e3, 5.0}, glm::normalize(Quat{0.3, 0.4, 0.5, 0.6})};
+  CHECK(gjkDistance(shapeOf(a), x, shapeOf(a), x, settings).intersecting());
+  CHECK(gjkIntersect(shapeOf(a), x, shapeOf(a), x, settings).intersecting());
+  std::vector<Vec3> inner = box({0.1, 0.1, 0.1}, Vec3{0.2, -0.3, 0.1});
+  CHECK(gjkDistance(shapeOf(a), x, shapeOf(inner), x, settings).intersecting());
+  CHECK(gjkDistance(shapeOf(inner), x, shapeOf(a), x, settings).intersecting());
+  std::vector<Vec3> point{Vec3{0.5, 0.5, 0.1}};
+  CHECK(gjkDistance(shapeOf(point), x, shapeOf(a), x, settings).intersecting());
+  std::vector<Vec3> seg{Vec3{-5.0, 0.0, 0.0}, Vec3{5.0, 0.1, 0.0}};
+  CHECK(gjkDistance(shapeOf(seg), x, shapeOf(a), x, settings).intersecting());
+  // Point against point: same point intersects, different points give their distance.
+  std::vector<Vec3> p1{Vec3{1.0, 2.0, 3.0}}, p2{Vec3{1.0, 2.0, 7.0}};
+  CHECK(gjkDistance(shapeOf(p1), {}, shapeOf(p1), {}, settings).intersecting());
+  GjkResult r = gjkDistance(shapeOf(p1), {}, shapeOf(p2), {}, settings);
+  CHECK_THAT(r.distance, Catch::WithinAbs(4.0, 1e-14));
+}
+
+TEST_CASE("GJK: coplanar point sets and segments", "[gjk]") {
+  Settings::Gjk settings;
+  // Two triangles in the plane z = 0.
+  std::vector<Vec3> t1{{0.0, 0.0, 0.0}, {1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}};
+  std::vector<Vec3> t2{{2.0, 0.0, 0.0}, {3.0, 0.0, 0.0}, {2.0, 1.0, 0.0}};
+  GjkResult r = gjkDistance(shapeOf(t1), {}, shapeOf(t2), {}, settings);
+  REQUIRE(finite(r));
+  CHECK_THAT(r.distance, Catch::WithinAbs(1.0, 1e-13));
+  std::vector<Vec3> t3{{0.2, 0.2, 0.0}, {3.0, 0.2, 0.0}, {0.2, 3.0, 0.0}};
+  CHECK(gjkDistance(shapeOf(t1), {}, shapeOf(t3), {}, settings).distance <= 1e-13);
+  // Parallel segments, crossing segments, collinear overlapping segments.
+  std::vector<Vec3> s1{{0.0, 0.0, 0.0}, {1.0, 0.0, 0.0}};
+  std::vector<Vec3> s2{{0.5, 1.0, 0.0}, {1.5, 1.0, 0.0}};
+  CHECK_THAT(gjkDistance(shapeOf(s1), {}, shapeOf(s2), {}, settings).distance,
+             Catch::WithinAbs(1.0, 1e-13));
+  std::vector<Vec3> s3{{0.5, -1.0, 0.0}, {0.5, 1.0, 0.0}};
+  CHECK(gjkDistance(shapeOf(s1), {}, shapeOf(s3), {}, settings).distance <= 1e-13);
+  std::vector<Vec3> s4{{0.5, 0.0, 0.0}, {2.0, 0.0, 0.0}};
+  CHECK(gjkDistance(shapeOf(s1), {}, shapeOf(s4), {}, settings).distance <= 1e-13);
+  std::vector<Vec3> s5{{0.5, -1.0, 2.0}, {0.5, 1.0, 2.0}};  // skew: distance 2
+  CHECK_THAT(gjkDistance(shapeOf(s1), {}, shapeOf(s5), {}, settings).distance,
+             Catch::WithinAbs(2.0, 1e-13));
+  // Flat polygon against a box below it.
+  std::vector<Vec3> poly{{-1.0, 3.0, -1.0}, {1.0, 3.0, -1.0}, {1.0, 3.0, 1.0},
+                         {-1.0, 3.0, 1.0},  {0.0, 3.0, 0.0},  {0.5, 3.0, 0.2}};
+  GjkResult rp = gjkDistance(shapeOf(poly), {}, shapeOf(box({1.0, 1.0, 1.0})), {}, settings);
+  CHECK_THAT(rp.distance, Catch::WithinAbs(2.0, 1e-13));
+}
+
+TEST_CASE("GJK: duplicate points change nothing", "[gjk]") {
+  PairGenerator gen(0x5eed0003);
+  Settings::Gjk settings;
+  for (int i = 0; i < 200; ++i) {
+    ConvexPair p = smallPair(gen);
+    std::vector<Vec3> a2, b2;
+    for (const Vec3& v : p.a) {
+      a2.push_back(v);
+      a2.push_back(v);
+    }
+    for (const Vec3& v : p.b) {
+      b2.push_back(v);
+      b2.push_back(v);
+      b2.push_back(v);
+    }
+    GjkResult r1 = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    GjkResult r2 = gjkDistance(shapeOf(a2), p.xa, shapeOf(b2), p.xb, settings);
+    INFO(p.name());
+    REQUIRE(finite(r2));
+    CHECK_THAT(r2.distance, Catch::WithinAbs(r1.distance, precision(p)));
+  }
+}
+
+TEST_CASE("GJK: warm start gives the same answer", "[gjk]") {
+  PairGenerator gen(0x5eed0004);
+  Settings::Gjk settings;
+  int fewer = 0, total = 0;
+  for (int i = 0; i < 300; ++i) {
+    ConvexPair p = smallPair(gen);
+    GjkResult r0 = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    // Same pose, and a slightly moved pose (as from one step to the next).
+    GjkResult r1 = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings, &r0.simplex);
+    INFO(p.name() << " " << r0.distance << " " << r1.distance);
+    REQUIRE(finite(r1));
+    CHECK(r1.intersecting() == r0.intersecting());
+    CHECK_THAT(r1.distance, Catch::WithinAbs(r0.distance, precision(p)));
+    CHECK(r1.iterations <= r0.iterations);
+    Transform moved = p.xb;
+    moved.position += Vec3{1e-3, -2e-3, 5e-4} * p.scale;
+    GjkResult c0 = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), moved, settings);
+    GjkResult c1 = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), moved, settings, &r0.simplex);
+    REQUIRE(finite(c1));
+    if (std::fabs(c0.distance) > precision(p) || c0.intersecting())
+      CHECK(c1.intersecting() == c0.intersecting());
+    CHECK_THAT(c1.distance, Catch::WithinAbs(c0.distance, precision(p)));
+    ++total;
+    if (c1.iterations < c0.iterations) ++fewer;
+    // Invalid indices in a warm simplex are ignored, not trusted.
+    GjkSimplex bad;
+    bad.count = 2;
+    bad.indexA[0] = 100000;
+    bad.indexB[1] = -3;
+    GjkResult rbad = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings, &bad);
+    CHECK_THAT(rbad.distance, Catch::WithinAbs(r0.distance, precision(p)));
+  }
+  CHECK(fewer > total / 4);
+}
+
+TEST_CASE("GJK: an iteration cap of 1 reports MaxIterations with a finite upper bound", "[gjk]") {
+  PairGenerator gen(0x5eed0005);
+  Settings::Gjk capped;
+  capped.maxIterations = 1;
+  Settings::Gjk settings;
+  int capHits = 0;
+  for (int i = 0; i < 300; ++i) {
+    ConvexPair p = smallPair(gen);
+    GjkResult full = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    GjkResult r = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, capped);
+    REQUIRE(finite(r));
+    CHECK(r.iterations <= 1);
+    if (r.status == GjkStatus::MaxIterations) {
+      ++capHits;
+      CHECK(r.distance >= full.distance - precision(p));
+      CHECK_THAT(glm::length(r.pointB - r.pointA), Catch::WithinAbs(r.distance, precision(p)));
+    }
+  }
+  CHECK(capHits > 100);
+}
+
+TEST_CASE("GJK: the trace records a non-increasing distance", "[gjk]") {
+  PairGenerator gen(0x5eed0006);
+  Settings::Gjk settings;
+  for (int i = 0; i < 50; ++i) {
+    ConvexPair p = smallPair(gen);
+    GjkTrace trace;
+    GjkResult r = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings, nullptr, &trace);
+    GjkResult plain = gjkDistance(shapeOf(p.a), p.xa, shapeOf(p.b), p.xb, settings);
+    REQUIRE_FALSE(trace.steps.empty());
+    CHECK(r.distance == plain.distance);  // the trace does not change the computation
+    for (size_t k = 1; k < trace.steps.size(); ++k)
+      CHECK(trace.steps[k].distance < trace.steps[k - 1].distance);
+    for (const GjkTraceStep& s : trace.steps) {
+      CHECK(s.count >= 1);
+      CHECK(s.count <= 4);
+    }
+    if (!r.intersecting())
+      CHECK_THAT(trace.steps.back().distance, Catch::WithinAbs(r.distance, precision(p)));
+  }
+}
+
+TEST_CASE("GJK: the sample pairs of the collide format", "[gjk][cases]") {
+  std::ifstream in(std::string(TUMBLE_SOURCE_DIR) + "/tests/data/pairs_sample.jsonl");
+  REQUIRE(in.good());
+  Settings::Gjk settings;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    nlohmann::json j = nlohmann::json::parse(line);
+    std::vector<Vec3> a, b;
+    for (const auto& p : j["a"])
+      a.push_back({p[0].get<Real>(), p[1].get<Real>(), p[2].get<Real>()});
+    for (const auto& p : j["b"])
+      b.push_back({p[0].get<Real>(), p[1].get<Real>(), p[2].get<Real>()});
+    const auto& truth = j["truth"];
+    Real scale = truth["scale"].get<Real>();
+    bool intersect = truth["intersect"].get<bool>();
+    GjkResult r = gjkDistance(shapeOf(a), {}, shapeOf(b), {}, settings);
+    GjkResult rb = gjkIntersect(shapeOf(a), {}, shapeOf(b), {}, settings);
+    INFO(j["id"].get<std::string>() << " distance " << r.distance);
+    REQUIRE(finite(r));
+    REQUIRE(finite(rb));
+    ++n;
+    if (intersect) {
+      if (truth["depth"].get<Real>() <= 1e-3 * scale) continue;
+      CHECK(r.intersecting());
+      CHECK(rb.intersecting());
+    } else {
+      Real d = truth["distance"].get<Real>();
+      if (d <= 1e-3 * scale) continue;
+      CHECK_FALSE(r.intersecting());
+      CHECK_FALSE(rb.intersecting());
+      CHECK_THAT(r.distance, Catch::WithinRel(d, 1e-9));
+    }
+  }
+  CHECK(n >= 60);
+}
