@@ -19,7 +19,8 @@ struct HullFace {
   Real offset = 0.0;
 };
 
-/// An edge between vertices a < b, shared by two faces.
+/// An edge between vertices a < b, shared by two faces: `faceA` is the face whose
+/// counter-clockwise cycle runs a -> b, `faceB` the one that runs b -> a.
 struct HullEdge {
   int a = 0;
   int b = 0;
@@ -41,6 +42,9 @@ class ConvexHull {
   /// Builds the hull of `points` (any order; duplicate and interior points are dropped).
   /// Fails, with a message saying which, on an empty set, NaN or infinite coordinates, or fewer
   /// than 4 non-coplanar points.
+  /// Vertices keep the exact input coordinates and are numbered in input order; points within
+  /// roundoff of a face or an edge are not vertices, and coplanar facets are merged into one
+  /// polygon. Deterministic and thread-safe (Qhull's reentrant library, one state per call).
   static Expected<ConvexHull> build(std::span<const Vec3> points);
 
   const std::vector<Vec3>& vertices() const { return vertices_; }
@@ -50,6 +54,8 @@ class ConvexHull {
   /// neighbourOffsets()[i+1]).
   const std::vector<int>& neighbourOffsets() const { return neighbourOffsets_; }
   const std::vector<int>& neighbours() const { return neighbours_; }
+  /// For each vertex, the index of the input point it was copied from.
+  const std::vector<int>& sourceIndices() const { return sourceIndices_; }
 
   /// The hull as a support mapping (with adjacency, for hill climbing on large hulls). The view
   /// is valid while this hull lives and is not moved.
@@ -68,6 +74,7 @@ class ConvexHull {
   std::vector<HullEdge> edges_;
   std::vector<int> neighbourOffsets_;
   std::vector<int> neighbours_;
+  std::vector<int> sourceIndices_;
 };
 
 }  // namespace tumble
