@@ -1,0 +1,113 @@
+#pragma once
+/// The vertex LP collision test: do conv(S) and conv(T) intersect, decided by linear programming on
+/// the points alone (A. M. Kreuzer, "On Convex Polytopes, Collision Detection, and the Simplex
+/// Method", CodeProject 2016). Independent of GJK: it is the cross-check that keeps GJK honest.
+///
+/// The LP (dimension n = 2 or 3, m = |S| + |T| columns, k = n + 2 rows):
+///   minimise e^T (b - A x)  subject to  A x <= b, x >= 0,
+/// where column j of A is (s_j, 1, 0) for a point of S and (-t_j, 0, 1) for a point of T, and
+/// b = (0, ..., 0, 1, 1): the first n rows are the coordinates of sum(l_i s_i) - sum(m_j t_j), the
+/// last two the convexity rows. The minimum is 0 exactly when 0 lies in conv(S) - conv(T).
+///
+/// Numerics (not in the article): the verdict is translation and scale invariant, so before
+/// building the LP every point is translated by the centre c of the bounding box of both sets
+/// and divided by its half-extent h (the largest half side): coordinates lie in [-1, 1]. All
+/// tolerances are relative to that normalised problem, i.e. to h: `lp.epsilon` is the zero of
+/// the objective (intersect when objective <= epsilon) and of pivot elements. An intersect
+/// verdict implies a Euclidean distance <= sqrt(3) * epsilon * h between the sets (see lp.cpp).
+/// When h <= epsilon * M (M the largest world coordinate magnitude, so every point agrees with
+/// every other to relative precision epsilon) the sets are one point and intersect; this is also
+/// the article's one-point shortcut, done with absolute differences.
+///
+/// The simplex method starts from the slack basis (x = 0), prices with Dantzig's rule while the
+/// objective decreases and with Bland's rule (lowest index enters, lowest index leaves on ties)
+/// after any degenerate pivot, which keeps it from cycling; `LpPricing::Bland` uses Bland's rule
+/// throughout. It is a revised simplex with the explicit k x k basis inverse (k <= 5), the dense
+/// tableau of the slack columns, so one pivot costs O(k m) for pricing plus O(k^2).
+///
+/// Inputs are point sets of at least one point each with finite coordinates. An empty set
+/// intersects nothing (intersect false, objective 2, as in the article).
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "tumble/math.h"
+#include "tumble/settings.h"
+
+namespace tumble {
+
+enum class LpStatus {
+  Optimal,   ///< the minimum was reached (or the objective fell to the zero: intersect)
+  MaxPivots  ///< `lp.max_pivots` pivots were made; the verdict is from the objective so far
+};
+
+struct LpResult {
+  LpStatus status = LpStatus::Optimal;
+  bool intersect = false;  ///< objective <= lp.epsilon
+  Real objective = 2.0;    ///< e^T (b - A x) at the end, in normalised units, in [0, 2]
+  int pivots = 0;          ///< simplex pivots made
+  Real scale = 0.0;        ///< m, the half-extent h the problem was normalised by (0: one point)
+};
+
+/// Pivot rule of the simplex method.
+enum class LpPricing {
+  DantzigBland,  ///< most negative reduced cost; Bland's rule after a degenerate pivot (default)
+  Bland          ///< Bland's rule at every pivot (slower; the textbook anti-cycling rule)
+};
+
+/// Scratch memory of the LP test. Reused between queries, so that after the largest query has
+/// been seen no query allocates. One per thread; the functions below use a thread_local one when
+/// none is given.
+class LpWorkspace {
+ public:
+  /// Makes room for `columns` columns of `dimension` coordinates.
+  void reserve(size_t dimension, size_t columns) {
+    if (coords_.size() < dimension * columns) coords_.resize(dimension * columns);
+  }
+  Real* coords() { return coords_.data(); }
+
+ private:
+  std::vector<Real> coords_;  ///< normalised coordinates, one array per dimension (SoA)
+};
+
+/// Options of one query that are not settings.
+struct LpOptions {
+  LpPricing pricing = LpPricing::DantzigBland;
+  LpWorkspace* workspace = nullptr;  ///< nullptr: a thread_local workspace
+};
+
+/// Do conv(xa(a)) and conv(xb(b)) intersect? `a` and `b` are local points (>= 1 each, finite),
+/// placed in the world by the rigid transforms `xa` and `xb`.
+LpResult lpIntersect(std::span<const Vec3> a, const Transform& xa, std::span<const Vec3> b,
+                     const Transform& xb, const Settings::Lp& settings,
+                     const LpOptions& options = {});
+
+/// Do conv(a) and conv(b) intersect? World-space points (>= 1 each, finite).
+LpResult lpIntersect(std::span<const Vec3> a, std::span<const Vec3> b, const Settings::Lp& settings,
+                     const LpOptions& options = {});
+
+/// The same test in the plane.
+LpResult lpIntersect2d(std::span<const glm::dvec2> a, std::span<const glm::dvec2> b,
+                       const Settings::Lp& settings, const LpOptions& options = {});
+
+/// Point in polytope (the article's derived query): is `point` in conv(polytope)? `intersect` of
+/// the result is the answer.
+LpResult lpContainsPoint(std::span<const Vec3> polytope, const Vec3& point,
+                         const Settings::Lp& settings, const LpOptions& options = {});
+
+struct LpSubsetResult {
+  LpStatus status = LpStatus::Optimal;  ///< MaxPivots if any point's LP hit the cap
+  bool subset = true;
+  std::optional<size_t> outside;  ///< when !subset, the index of the first point of `inner` outside
+  int pivots = 0;                 ///< total over the points tested
+};
+
+/// Polytope subset (the article's derived query): is conv(inner) a subset of conv(outer)? True
+/// exactly when every point of `inner` lies in conv(outer); stops at the first point outside.
+/// An empty `inner` is a subset of anything; a non-empty one is not a subset of an empty `outer`.
+LpSubsetResult lpSubset(std::span<const Vec3> inner, std::span<const Vec3> outer,
+                        const Settings::Lp& settings, const LpOptions& options = {});
+
+}  // namespace tumble
