@@ -1,0 +1,60 @@
+#include "camera.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace tumble::demo {
+namespace {
+
+constexpr float kRadiansPerPixel = 0.008f;
+constexpr float kMinDistance = 0.5f;
+constexpr float kMaxDistance = 200.0f;
+constexpr float kMaxPitch = 1.55f;  // just short of straight up or down
+
+}  // namespace
+
+void OrbitCamera::reset(const glm::vec3& target, float distance, float yaw, float pitch) {
+  target_ = target;
+  distance_ = distance;
+  yaw_ = yaw;
+  pitch_ = pitch;
+}
+
+void OrbitCamera::orbit(float dx, float dy) {
+  yaw_ -= dx * kRadiansPerPixel;
+  pitch_ = std::clamp(pitch_ + dy * kRadiansPerPixel, -kMaxPitch, kMaxPitch);
+}
+
+void OrbitCamera::pan(float dx, float dy, int height) {
+  // One pixel moves the target by the size of a pixel at the target's distance.
+  const float metresPerPixel =
+      2.0f * distance_ * std::tan(kFovY * 0.5f) / static_cast<float>(std::max(height, 1));
+  const glm::vec3 forward = glm::normalize(target_ - eye());
+  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const glm::vec3 up = glm::cross(right, forward);
+  target_ += (-dx * right + dy * up) * metresPerPixel;
+}
+
+void OrbitCamera::zoom(float clicks) {
+  distance_ = std::clamp(distance_ * std::pow(0.9f, clicks), kMinDistance, kMaxDistance);
+}
+
+glm::vec3 OrbitCamera::eye() const {
+  const glm::vec3 offset(std::cos(pitch_) * std::sin(yaw_), std::sin(pitch_),
+                         std::cos(pitch_) * std::cos(yaw_));
+  return target_ + distance_ * offset;
+}
+
+glm::mat4 OrbitCamera::view() const {
+  return glm::lookAt(eye(), target_, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
+glm::mat4 OrbitCamera::projection(int width, int height) const {
+  const float aspect =
+      static_cast<float>(std::max(width, 1)) / static_cast<float>(std::max(height, 1));
+  return glm::perspective(kFovY, aspect, 0.05f, 500.0f);
+}
+
+}  // namespace tumble::demo

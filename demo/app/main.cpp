@@ -1,0 +1,69 @@
+// tumble-demo: Tumble's scenes in an SDL2 window with OpenGL 3.3 core and Dear ImGui.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "options.h"
+#include "scene.h"
+
+namespace {
+
+bool hasDisplay() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x11 && *x11) || (wayland && *wayland);
+}
+
+// Written to the working directory when the demo falls back to a headless run.
+constexpr const char* kFallbackScreenshot = "tumble-demo-headless.png";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tumble::demo;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::string error;
+  auto options = parseOptions(args, error);
+  if (!options) {
+    std::fprintf(stderr, "tumble-demo: %s\n", error.c_str());
+    return 1;
+  }
+  if (options->help) {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  if (options->listScenes) {
+    for (const SceneEntry& e : sceneTable()) {
+      std::printf("%-12.*s %.*s\n", static_cast<int>(e.name.size()), e.name.data(),
+                  static_cast<int>(e.description.size()), e.description.data());
+    }
+    return 0;
+  }
+  if (!options->scene.empty() && !findScene(options->scene)) {
+    std::fprintf(stderr, "tumble-demo: unknown scene '%s'; known scenes:", options->scene.c_str());
+    for (const SceneEntry& e : sceneTable()) {
+      std::fprintf(stderr, " %.*s", static_cast<int>(e.name.size()), e.name.data());
+    }
+    std::fprintf(stderr, "\n");
+    return 1;
+  }
+
+  if (!options->headless && !hasDisplay()) {
+    // No window can open: render the scene offscreen instead and say where the picture went.
+    const std::string scene = options->scene.empty() ? std::string(kDefaultScene) : options->scene;
+    if (options->frames == 0) options->frames = 30;
+    if (options->screenshot.empty()) options->screenshot = kFallbackScreenshot;
+    options->headless = true;
+    std::printf(
+        "tumble-demo: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open.\n"
+        "Rendering scene '%s' headless instead (software OpenGL, %d frames) into %s.\n"
+        "To run headless yourself:\n  %s\n",
+        scene.c_str(), options->frames, options->screenshot.c_str(),
+        headlessCommand(argv[0], scene, options->screenshot).c_str());
+    std::fflush(stdout);
+  }
+  App app(std::move(*options));
+  return app.run();
+}

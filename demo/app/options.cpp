@@ -1,0 +1,97 @@
+#include "options.h"
+
+#include <charconv>
+
+namespace tumble::demo {
+namespace {
+
+bool parseInt(const std::string& text, int lo, int hi, int& out) {
+  int v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+std::string usage() {
+  return "usage: tumble-demo [options]\n"
+         "Shows Tumble's scenes in an SDL2 window (OpenGL 3.3 core, Dear ImGui).\n"
+         "\n"
+         "options:\n"
+         "  --scene NAME        start with scene NAME (see --list-scenes)\n"
+         "  --frames N          quit after N frames (N >= 1)\n"
+         "  --screenshot FILE   write the last frame as a PNG to FILE\n"
+         "  --headless          render offscreen with software GL; no display needed\n"
+         "  --size WxH          window size in pixels (default 1280x720)\n"
+         "  --set key=value     change a setting (the keys of tumble-cli and scene files)\n"
+         "  --list-scenes       print the scene names and quit\n"
+         "  --help              print this help\n"
+         "\n"
+         "controls: left drag orbits, right drag (or shift + left drag) pans, the wheel zooms,\n"
+         "R resets the camera, space pauses, S steps once while paused, Esc quits.\n"
+         "With no display (DISPLAY and WAYLAND_DISPLAY unset) and no --headless, the demo says "
+         "so,\n"
+         "renders the scene headless and writes a screenshot instead of opening a window.\n";
+}
+
+std::string headlessCommand(const std::string& program, const std::string& scene,
+                            const std::string& png) {
+  return program + " --headless --scene " + scene + " --frames 30 --screenshot " + png;
+}
+
+std::optional<Options> parseOptions(const std::vector<std::string>& args, std::string& error) {
+  Options o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* what) -> const std::string* {
+      if (i + 1 >= args.size()) {
+        error = a + " needs " + what;
+        return nullptr;
+      }
+      return &args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+    } else if (a == "--headless") {
+      o.headless = true;
+    } else if (a == "--list-scenes") {
+      o.listScenes = true;
+    } else if (a == "--scene") {
+      const std::string* v = value("a scene name");
+      if (!v) return std::nullopt;
+      o.scene = *v;
+    } else if (a == "--frames") {
+      const std::string* v = value("a frame count");
+      if (!v) return std::nullopt;
+      if (!parseInt(*v, 1, 100000000, o.frames)) {
+        error = "--frames " + *v + ": expected an integer >= 1";
+        return std::nullopt;
+      }
+    } else if (a == "--screenshot") {
+      const std::string* v = value("a PNG file name");
+      if (!v) return std::nullopt;
+      o.screenshot = *v;
+    } else if (a == "--size") {
+      const std::string* v = value("WxH");
+      if (!v) return std::nullopt;
+      const size_t x = v->find('x');
+      if (x == std::string::npos || !parseInt(v->substr(0, x), 64, 8192, o.width) ||
+          !parseInt(v->substr(x + 1), 64, 8192, o.height)) {
+        error = "--size " + *v + ": expected WxH with each side in [64, 8192], e.g. 1280x720";
+        return std::nullopt;
+      }
+    } else if (a == "--set") {
+      const std::string* v = value("key=value");
+      if (!v) return std::nullopt;
+      o.set.push_back(*v);
+    } else {
+      error = "unknown option '" + a + "' (see --help)";
+      return std::nullopt;
+    }
+  }
+  return o;
+}
+
+}  // namespace tumble::demo

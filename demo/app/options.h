@@ -1,0 +1,33 @@
+#pragma once
+// Command-line options of tumble-demo.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tumble::demo {
+
+/// What the user asked for on the command line.
+struct Options {
+  std::string scene;             ///< scene name; empty means the default scene
+  int frames = 0;                ///< quit after this many frames; 0 runs until the window closes
+  std::string screenshot;        ///< PNG of the last frame; empty for none
+  bool headless = false;         ///< SDL offscreen driver and software GL: no display needed
+  int width = 1280;              ///< window width in pixels, [64, 8192]
+  int height = 720;              ///< window height in pixels, [64, 8192]
+  std::vector<std::string> set;  ///< settings assignments "key=value" applied at start
+  bool help = false;
+  bool listScenes = false;
+};
+
+/// Parses argv (without the program name). Returns the options, or an error that names the bad
+/// argument and what was expected.
+std::optional<Options> parseOptions(const std::vector<std::string>& args, std::string& error);
+
+/// The --help text.
+std::string usage();
+
+/// The exact command that renders `scene` headless into `png`, for messages.
+std::string headlessCommand(const std::string& program, const std::string& scene,
+                            const std::string& png);
+
+}  // namespace tumble::demo

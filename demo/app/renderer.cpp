@@ -1,0 +1,176 @@
+#include "renderer.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "gl_util.h"
+
+namespace tumble::demo {
+namespace {
+
+constexpr int kGridHalfExtent = 10;  // metres each way from the origin, one line per metre
+constexpr glm::vec3 kLightDirection{0.35f, 0.85f, 0.4f};  // towards the light, normalised below
+constexpr glm::vec4 kEdgeColor{0.06f, 0.07f, 0.09f, 1.0f};
+constexpr glm::vec3 kClearColor{0.62f, 0.68f, 0.75f};
+
+glm::mat4 modelMatrix(const Transform& t) {
+  const glm::mat4 rotation = glm::mat4_cast(glm::quat(t.rotation));
+  return glm::translate(glm::mat4(1.0f), glm::vec3(t.position)) * rotation;
+}
+
+void pushLine(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
+  for (const glm::vec3& p : {a, b}) {
+    out.insert(out.end(), {p.x, p.y, p.z, c.r, c.g, c.b, c.a});
+  }
+}
+
+}  // namespace
+
+Renderer::~Renderer() {
+  clearMeshes();
+  if (gridVao_) glDeleteVertexArrays(1, &gridVao_);
+  if (gridVbo_) glDeleteBuffers(1, &gridVbo_);
+  if (meshProgram_) glDeleteProgram(meshProgram_);
+  if (lineProgram_) glDeleteProgram(lineProgram_);
+}
+
+std::optional<std::string> Renderer::init(const std::filesystem::path& shaderDir) {
+  auto mesh = loadProgram(shaderDir, "mesh.vert", "mesh.frag");
+  if (!mesh) return mesh.error();
+  meshProgram_ = *mesh;
+  auto line = loadProgram(shaderDir, "line.vert", "line.frag");
+  if (!line) return line.error();
+  lineProgram_ = *line;
+  meshModel_ = glGetUniformLocation(meshProgram_, "uModel");
+  meshViewProj_ = glGetUniformLocation(meshProgram_, "uViewProj");
+  meshColor_ = glGetUniformLocation(meshProgram_, "uColor");
+  meshLight_ = glGetUniformLocation(meshProgram_, "uLightDir");
+  lineModel_ = glGetUniformLocation(lineProgram_, "uModel");
+  lineViewProj_ = glGetUniformLocation(lineProgram_, "uViewProj");
+  buildGrid();
+  checkGl("Renderer::init");
+  return std::nullopt;
+}
+
+void Renderer::buildGrid() {
+  std::vector<float> v;
+  const float e = static_cast<float>(kGridHalfExtent);
+  const glm::vec4 minor{0.42f, 0.45f, 0.50f, 1.0f};
+  for (int i = -kGridHalfExtent; i <= kGridHalfExtent; ++i) {
+    const float f = static_cast<float>(i);
+    // The axes through the origin: X red, Z blue (right-handed, Y up).
+    pushLine(v, {-e, 0.0f, f}, {e, 0.0f, f}, i == 0 ? glm::vec4(0.75f, 0.2f, 0.2f, 1.0f) : minor);
+    pushLine(v, {f, 0.0f, -e}, {f, 0.0f, e}, i == 0 ? glm::vec4(0.2f, 0.3f, 0.8f, 1.0f) : minor);
+  }
+  gridVertices_ = static_cast<int>(v.size() / 7);
+  glGenVertexArrays(1, &gridVao_);
+  glGenBuffers(1, &gridVbo_);
+  glBindVertexArray(gridVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, gridVbo_);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(v.size() * sizeof(float)), v.data(),
+               GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 7 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 7 * sizeof(float),
+                        reinterpret_cast<const void*>(3 * sizeof(float)));
+  glBindVertexArray(0);
+}
+
+MeshId Renderer::addMesh(const MeshData& mesh) {
+  GpuMesh g;
+  g.triangleVertices = mesh.triangleVertexCount();
+  g.lineVertices = mesh.lineVertexCount();
+  glGenVertexArrays(1, &g.triangleVao);
+  glGenBuffers(1, &g.triangleVbo);
+  glBindVertexArray(g.triangleVao);
+  glBindBuffer(GL_ARRAY_BUFFER, g.triangleVbo);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.triangles.size() * sizeof(float)),
+               mesh.triangles.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                        reinterpret_cast<const void*>(3 * sizeof(float)));
+
+  // Edges use the line program; their colour is the constant attribute 1 (set at draw time).
+  glGenVertexArrays(1, &g.lineVao);
+  glGenBuffers(1, &g.lineVbo);
+  glBindVertexArray(g.lineVao);
+  glBindBuffer(GL_ARRAY_BUFFER, g.lineVbo);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.lines.size() * sizeof(float)),
+               mesh.lines.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
+  glBindVertexArray(0);
+  checkGl("Renderer::addMesh");
+  meshes_.push_back(g);
+  return static_cast<MeshId>(meshes_.size() - 1);
+}
+
+void Renderer::clearMeshes() {
+  for (GpuMesh& g : meshes_) {
+    glDeleteVertexArrays(1, &g.triangleVao);
+    glDeleteVertexArrays(1, &g.lineVao);
+    glDeleteBuffers(1, &g.triangleVbo);
+    glDeleteBuffers(1, &g.lineVbo);
+  }
+  meshes_.clear();
+  queue_.clear();
+}
+
+void Renderer::drawBody(MeshId mesh, const Transform& transform, const glm::vec3& color) {
+  if (mesh < 0 || mesh >= static_cast<MeshId>(meshes_.size())) return;
+  queue_.push_back({mesh, modelMatrix(transform), color});
+}
+
+void Renderer::render(const OrbitCamera& camera, int width, int height) {
+  glViewport(0, 0, width, height);
+  glClearColor(kClearColor.r, kClearColor.g, kClearColor.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_BLEND);
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
+  glFrontFace(GL_CCW);
+  const glm::mat4 viewProj = camera.projection(width, height) * camera.view();
+  const glm::mat4 identity(1.0f);
+
+  // Faces are pushed back a little so the edge lines drawn afterwards win the depth test.
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(1.0f, 1.0f);
+  glUseProgram(meshProgram_);
+  glUniformMatrix4fv(meshViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
+  const glm::vec3 light = glm::normalize(kLightDirection);
+  glUniform3fv(meshLight_, 1, glm::value_ptr(light));
+  for (const Item& item : queue_) {
+    const GpuMesh& g = meshes_[static_cast<size_t>(item.mesh)];
+    glUniformMatrix4fv(meshModel_, 1, GL_FALSE, glm::value_ptr(item.model));
+    glUniform3fv(meshColor_, 1, glm::value_ptr(item.color));
+    glBindVertexArray(g.triangleVao);
+    glDrawArrays(GL_TRIANGLES, 0, g.triangleVertices);
+  }
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  checkGl("Renderer::render faces");
+
+  glUseProgram(lineProgram_);
+  glUniformMatrix4fv(lineViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
+  glUniformMatrix4fv(lineModel_, 1, GL_FALSE, glm::value_ptr(identity));
+  glBindVertexArray(gridVao_);
+  glDrawArrays(GL_LINES, 0, gridVertices_);
+  for (const Item& item : queue_) {
+    const GpuMesh& g = meshes_[static_cast<size_t>(item.mesh)];
+    glUniformMatrix4fv(lineModel_, 1, GL_FALSE, glm::value_ptr(item.model));
+    glBindVertexArray(g.lineVao);
+    glVertexAttrib4fv(1, glm::value_ptr(kEdgeColor));
+    glDrawArrays(GL_LINES, 0, g.lineVertices);
+  }
+  glBindVertexArray(0);
+  glUseProgram(0);
+  checkGl("Renderer::render lines");
+  lastBodyCount_ = static_cast<int>(queue_.size());
+  queue_.clear();
+}
+
+}  // namespace tumble::demo

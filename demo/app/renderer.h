@@ -1,0 +1,70 @@
+#pragma once
+// Draws bodies (flat-shaded hull meshes with edge outlines, one directional light) and the ground
+// grid with OpenGL 3.3 core. Scenes talk to it through meshes and a per-frame draw queue, never
+// through GL.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "camera.h"
+#include "hull_mesh.h"
+#include "tumble/math.h"
+
+namespace tumble::demo {
+
+/// Index of a mesh uploaded with Renderer::addMesh.
+using MeshId = int;
+
+class Renderer {
+ public:
+  Renderer() = default;
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+  ~Renderer();
+
+  /// Loads the shaders from `shaderDir` and builds the grid. Needs a current GL context.
+  /// Returns an error naming a missing shader file or a compile error.
+  std::optional<std::string> init(const std::filesystem::path& shaderDir);
+
+  /// Uploads a mesh; valid until clearMeshes().
+  MeshId addMesh(const MeshData& mesh);
+  /// Frees every mesh (when the scene changes).
+  void clearMeshes();
+
+  /// Queues `mesh` at `transform` with an RGB colour in [0, 1] for the next render().
+  void drawBody(MeshId mesh, const Transform& transform, const glm::vec3& color);
+
+  /// Clears the frame, draws the grid and the queued bodies seen from `camera`, and empties the
+  /// queue. `width` x `height` is the framebuffer size in pixels.
+  void render(const OrbitCamera& camera, int width, int height);
+
+  /// Bodies drawn by the last render().
+  int lastBodyCount() const { return lastBodyCount_; }
+
+ private:
+  struct GpuMesh {
+    unsigned triangleVao = 0, triangleVbo = 0, lineVao = 0, lineVbo = 0;
+    int triangleVertices = 0, lineVertices = 0;
+  };
+  struct Item {
+    MeshId mesh;
+    glm::mat4 model;
+    glm::vec3 color;
+  };
+
+  void buildGrid();
+
+  unsigned meshProgram_ = 0, lineProgram_ = 0;
+  int meshModel_ = -1, meshViewProj_ = -1, meshColor_ = -1, meshLight_ = -1;
+  int lineModel_ = -1, lineViewProj_ = -1;
+  unsigned gridVao_ = 0, gridVbo_ = 0;
+  int gridVertices_ = 0;
+  std::vector<GpuMesh> meshes_;
+  std::vector<Item> queue_;
+  int lastBodyCount_ = 0;
+};
+
+}  // namespace tumble::demo

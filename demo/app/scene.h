@@ -1,0 +1,64 @@
+#pragma once
+// Demo scenes: classes with create / step / draw / drawPanel and input hooks, given a context
+// object (no globals), listed in one table sorted by name (scene_registry.cpp).
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "camera.h"
+#include "renderer.h"
+#include "tumble/settings.h"
+
+namespace tumble::demo {
+
+/// What a scene may use. Owned by the app; valid for the scene's lifetime.
+struct SceneContext {
+  Settings& settings;                   ///< live settings, edited by the panel and --set
+  Renderer& renderer;                   ///< meshes and the per-frame draw queue
+  OrbitCamera& camera;                  ///< a scene may place it in create()
+  const std::filesystem::path& assets;  ///< the assets/ folder (shapes, scenes)
+};
+
+class Scene {
+ public:
+  virtual ~Scene() = default;
+
+  /// Builds the scene's bodies and uploads their meshes. Returns an error message (naming the
+  /// file or value at fault) when it cannot.
+  virtual std::optional<std::string> create(SceneContext& ctx) = 0;
+  /// Advances the scene by one step of ctx.settings.dt seconds (static scenes do nothing).
+  virtual void step(SceneContext& ctx) { (void)ctx; }
+  /// Queues this frame's bodies with ctx.renderer.drawBody.
+  virtual void draw(SceneContext& ctx) = 0;
+  /// Adds the scene's own widgets to the demo panel.
+  virtual void drawPanel(SceneContext& ctx) { (void)ctx; }
+  /// A key the app did not use (SDL keycode); returns true when the scene used it.
+  virtual bool onKey(SceneContext& ctx, int key) {
+    (void)ctx;
+    (void)key;
+    return false;
+  }
+  /// Number of bodies, for the panel.
+  virtual int bodyCount() const = 0;
+};
+
+/// One row of the scene table.
+struct SceneEntry {
+  std::string_view name;
+  std::string_view description;
+  std::unique_ptr<Scene> (*make)();
+};
+
+/// Every scene, sorted by name.
+std::span<const SceneEntry> sceneTable();
+
+/// The entry named `name`, or nullptr.
+const SceneEntry* findScene(std::string_view name);
+
+/// The scene shown when --scene is not given.
+inline constexpr std::string_view kDefaultScene = "showcase";
+
+}  // namespace tumble::demo

@@ -1,0 +1,12 @@
+#pragma once
+// Factories of the demo scenes, one per scene file; the table is in scene_registry.cpp.
+#include <memory>
+
+#include "scene.h"
+
+namespace tumble::demo {
+
+/// Static convex hulls (shape files and a seeded random cloud) on the ground.
+std::unique_ptr<Scene> makeShowcaseScene();
+
+}  // namespace tumble::demo
