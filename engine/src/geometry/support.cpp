@@ -17,14 +17,16 @@ int supportIndexBruteForce(const SupportShape& shape, const Vec3& direction) {
 
 // On a convex polytope every vertex that does not maximise a linear function has a neighbour that
 // strictly improves it (the property the simplex method relies on), so strict greedy ascent over
-// the vertex graph ends at a maximiser and cannot cycle.
+// the vertex graph ends at a maximiser and cannot cycle. Each move strictly increases the value,
+// so no vertex is visited twice: points.size() moves bound the walk even for a malformed
+// adjacency, which then returns the best vertex reached.
 int supportIndexHillClimb(const SupportShape& shape, const Vec3& direction, int start) {
   int current = start;
   Real currentDot = glm::dot(shape.points[static_cast<size_t>(current)], direction);
-  for (;;) {
+  for (size_t moves = 0; moves < shape.points.size(); ++moves) {
     int next = current;
     Real nextDot = currentDot;
-    int end = shape.neighbourOffsets[static_cast<size_t>(current) + 1];
+    const int end = shape.neighbourOffsets[static_cast<size_t>(current) + 1];
     for (int k = shape.neighbourOffsets[static_cast<size_t>(current)]; k < end; ++k) {
       int n = shape.neighbours[static_cast<size_t>(k)];
       Real d = glm::dot(shape.points[static_cast<size_t>(n)], direction);
@@ -33,12 +35,15 @@ int supportIndexHillClimb(const SupportShape& shape, const Vec3& direction, int 
         next = n;
       }
     }
-    if (next == current) return current;
+    if (next == current) break;
     current = next;
     currentDot = nextDot;
   }
+  return current;
 }
 
+// Warm start: the previous answer is usually the answer again or a few edges away (GJK's
+// directions turn slowly), so the climb starts there; without a valid hint it starts at 0.
 int supportIndex(const SupportShape& shape, const Vec3& direction, int hint) {
   if (shape.hasAdjacency() && shape.points.size() >= SupportShape::kHillClimbThreshold) {
     int start = (hint >= 0 && static_cast<size_t>(hint) < shape.points.size()) ? hint : 0;
