@@ -1,0 +1,45 @@
+#pragma once
+/// Contact manifolds between two bodies: up to four points with one normal, kept across steps so
+/// the solver can warm start from last step's impulses.
+
+#include <cstdint>
+
+#include "tumble/body.h"
+#include "tumble/gjk.h"
+
+namespace tumble {
+
+/// One contact point. Anchors are relative to each body's centre of mass, in world axes at the
+/// time the manifold was built; `localA`/`localB` are the same anchors in body axes.
+struct ContactPoint {
+  Vec3 position{0.0};        ///< m, world, on B's surface (the incident feature)
+  Vec3 localA{0.0};          ///< m, anchor on A in A's body frame (relative to the centre of mass)
+  Vec3 localB{0.0};          ///< m, anchor on B in B's body frame
+  Real separation = 0.0;     ///< m, along the normal; negative when penetrating
+  uint32_t id = 0;           ///< feature key, matched across steps
+  Real normalImpulse = 0.0;  ///< N s, accumulated this step
+  Real tangentImpulse[2] = {0, 0};  ///< N s, along the manifold's two tangents
+  Real maxNormalImpulse = 0.0;      ///< N s, largest normal impulse of the last solve
+  Real relativeVelocity = 0.0;      ///< m/s, normal approach speed before the solve (< 0 closing)
+};
+
+/// The contact between bodies A and B (A.index < B.index).
+struct Manifold {
+  BodyId a;
+  BodyId b;
+  Vec3 normal{0.0, 1.0, 0.0};  ///< unit, from A towards B
+  Vec3 tangent1{1.0, 0.0, 0.0};
+  Vec3 tangent2{0.0, 0.0, 1.0};
+  Real friction = 0.5;     ///< mixed: sqrt(fa fb)
+  Real restitution = 0.0;  ///< mixed: max(ra, rb)
+  int pointCount = 0;
+  ContactPoint points[4];
+  GjkSimplex cache;          ///< GJK warm start for the next step
+  bool overlapping = false;  ///< GJK's verdict for the shapes (not the speculative points)
+  Real distance = 0.0;       ///< m, GJK distance when separated, minus EPA depth when overlapping
+  int gjkIterations = 0;
+  int epaIterations = 0;
+  bool touching() const { return pointCount > 0; }
+};
+
+}  // namespace tumble

@@ -1,0 +1,39 @@
+#pragma once
+/// Per-step statistics of a World. Timings are measured and reported only: nothing in the engine
+/// reads them, so they cannot change results (determinism).
+
+#include <cstdint>
+
+#include "tumble/math.h"
+
+namespace tumble {
+
+struct StepStats {
+  int bodies = 0;       ///< live bodies
+  int awakeBodies = 0;  ///< awake dynamic bodies
+  int pairs = 0;        ///< broad-phase pairs (after filtering static-static and sleeping)
+  int manifolds = 0;    ///< pairs with at least one contact point
+  int contacts = 0;     ///< contact points
+  int islands = 0;      ///< awake islands built this step
+  int gjkCalls = 0;
+  int gjkIterationsMax = 0;
+  Real gjkIterationsMean = 0.0;
+  int epaCalls = 0;
+  int epaIterationsMax = 0;
+  Real epaIterationsMean = 0.0;
+  int64_t lpPivots = 0;           ///< summed over the cross-checked pairs
+  int64_t crosscheckChecked = 0;  ///< pairs checked with the LP test, since the World was made
+  int64_t crosscheckDisagreed = 0;
+  int gjkMaxIterationsHit = 0;  ///< GJK runs that ended at the cap
+  int epaMaxIterationsHit = 0;
+  Real maxPenetration = 0.0;  ///< m, deepest contact after the step (>= 0)
+
+  // Wall-clock milliseconds per phase, summed over substeps.
+  Real broadphaseMs = 0.0;
+  Real narrowphaseMs = 0.0;
+  Real solverMs = 0.0;
+  Real islandsMs = 0.0;
+  Real stepMs = 0.0;
+};
+
+}  // namespace tumble

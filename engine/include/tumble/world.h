@@ -1,0 +1,147 @@
+#pragma once
+/// The World: bodies, contacts and the step. It orchestrates the broad-phase (aabb_tree.h), the
+/// narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and sleeping; each lives in
+/// its own file under src/.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tumble/aabb_tree.h"
+#include "tumble/body.h"
+#include "tumble/contact.h"
+#include "tumble/debug_draw.h"
+#include "tumble/result.h"
+#include "tumble/settings.h"
+#include "tumble/stats.h"
+
+namespace tumble {
+
+/// The first body a ray meets.
+struct RayHit {
+  bool hit = false;
+  BodyId body;
+  Vec3 point{0.0};      ///< m, world
+  Vec3 normal{0.0};     ///< unit outward surface normal at the point
+  Real fraction = 0.0;  ///< in [0, 1] of the cast segment
+};
+
+/// A soft constraint pulling a body's point towards a target (mouse dragging). Spring-damper
+/// tuned by frequency and damping ratio, force limited (Catto, "Soft Constraints", GDC 2011).
+struct DragDef {
+  Real frequency = 5.0;           ///< Hz, > 0
+  Real dampingRatio = 0.7;        ///< >= 0
+  Real maxForcePerMass = 1000.0;  ///< N/kg, the force cap is this times the body mass
+};
+
+/// A handle to a drag constraint.
+struct DragId {
+  int index = -1;
+  bool valid() const { return index >= 0; }
+};
+
+/// Kinetic and gravitational potential energy (J) of the dynamic bodies.
+struct Energy {
+  Real kinetic = 0.0;
+  Real potential = 0.0;  ///< -m g.x relative to the origin
+  Real total() const { return kinetic + potential; }
+};
+
+class ContactSolver;
+struct DragConstraint;
+
+class World {
+ public:
+  /// Fails when `settings` is out of range (see validate()).
+  static Expected<std::unique_ptr<World>> create(const Settings& settings = {});
+  explicit World(const Settings& settings);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  /// Settings, read once at the start of every step; change them between steps freely (a change
+  /// wakes every body). An invalid value makes step() fail and leaves the world unchanged.
+  Settings& settings() { return settings_; }
+  const Settings& settings() const { return settings_; }
+
+  /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
+  /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10] or
+  /// restitution outside [0, 1].
+  Expected<BodyId> createBody(const BodyDef& def);
+  /// Removes a body and its contacts and drags. Precondition: the id is live.
+  void destroyBody(BodyId id);
+  bool isAlive(BodyId id) const;
+  const Body& body(BodyId id) const { return bodies_[id.index]; }
+  /// Live body ids in creation order.
+  std::vector<BodyId> bodyIds() const;
+  int bodyCount() const { return liveBodies_; }
+
+  /// Teleports a body (wakes it; contacts are rebuilt next step).
+  void setTransform(BodyId id, const Transform& xf);
+  void setLinearVelocity(BodyId id, const Vec3& v);
+  void setAngularVelocity(BodyId id, const Vec3& w);
+  /// Adds a force (N) at a world point for the next step; wakes the body.
+  void applyForce(BodyId id, const Vec3& force, const Vec3& point);
+  void applyTorque(BodyId id, const Vec3& torque);
+  /// An instantaneous impulse (N s) at a world point; wakes the body.
+  void applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point);
+  void wake(BodyId id);
+
+  /// Advances by settings().dt. Returns an error (and changes nothing) when the settings are
+  /// invalid.
+  std::optional<std::string> step();
+
+  /// The contact manifolds of the last step (touching or speculative), sorted by (a, b).
+  const std::vector<Manifold>& manifolds() const { return manifolds_; }
+  const StepStats& stats() const { return stats_; }
+  const BroadPhase& broadPhase() const { return broadPhase_; }
+
+  /// First body hit by the segment origin -> origin + direction (fraction in [0, 1]).
+  RayHit rayCast(const Vec3& origin, const Vec3& direction) const;
+
+  /// Starts dragging `body` by its point under `worldPoint`.
+  DragId createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def = {});
+  void setDragTarget(DragId drag, const Vec3& target);
+  void destroyDrag(DragId drag);
+
+  /// Kinetic plus potential energy of the dynamic bodies (J).
+  Energy energy() const;
+
+  /// Cross-check disagreements are appended to this JSON Lines file (collide format); empty: none.
+  void setCrossCheckLog(std::string path) { crosscheckLog_ = std::move(path); }
+
+  /// Reports bodies, boxes, contacts and islands to `draw`.
+  void debugDraw(DebugDraw& draw, const DebugDrawFlags& flags = {}) const;
+
+  /// Steps taken so far.
+  int64_t stepCount() const { return stepCount_; }
+
+ private:
+  void substep(Real h, const Settings& s);
+  void updateBroadPhase(Real h, const Settings& s);
+  void updateContacts(Real h, const Settings& s);
+  void updateSleep(Real dt, const Settings& s);
+  Aabb bodyAabb(const Body& b) const;
+  void wakeIsland(int island);
+
+  Settings settings_;
+  Settings lastSettings_;
+  bool haveLastSettings_ = false;
+  std::vector<Body> bodies_;
+  int liveBodies_ = 0;
+  BroadPhase broadPhase_;
+  std::vector<Manifold> manifolds_;
+  std::vector<std::unique_ptr<DragConstraint>> drags_;
+  std::map<int, std::vector<int>> sleepingIslands_;
+  std::vector<int> islandOf_;  // awake island of each body after the last step, -1 for none
+  int nextIsland_ = 0;
+  StepStats stats_;
+  int64_t stepCount_ = 0;
+  uint64_t crosscheckCounter_ = 0;
+  int64_t crosscheckChecked_ = 0;
+  int64_t crosscheckDisagreed_ = 0;
+  std::string crosscheckLog_;
+};
+
+}  // namespace tumble

@@ -1,0 +1,242 @@
+// Contact manifolds between two convex hulls: GJK distance with a speculative margin, EPA depth
+// when overlapping, then the two supporting faces along the contact normal are clipped against
+// each other in projection along the normal (Sutherland-Hodgman; Ericson 8.3.4; Gregorius,
+// "Robust Contact Creation for Physics Simulations", GDC 2015) and reduced to at most 4 points.
+#include "collision/manifold.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "tumble/epa.h"
+#include "tumble/gjk.h"
+
+namespace tumble {
+namespace {
+
+constexpr uint32_t kSinglePointId = 0xFFFFFFFFu;
+// Below this cosine between a face normal and the contact normal the face does not support the
+// contact (a sliver face seen edge-on); the single closest-point contact is used instead.
+constexpr Real kMinFaceAlignment = 0.05;
+
+struct ClipVertex {
+  Vec3 p;
+  uint32_t id;
+};
+
+struct Candidate {
+  Vec3 onA, onB;
+  Real separation;
+  uint32_t id;
+};
+
+int supportFace(const ConvexHull& hull, const Quat& rotation, const Vec3& worldDir) {
+  const Vec3 d = glm::conjugate(rotation) * worldDir;
+  const auto& faces = hull.faces();
+  int best = 0;
+  Real bestDot = glm::dot(faces[0].normal, d);
+  for (int i = 1; i < static_cast<int>(faces.size()); ++i) {
+    const Real v = glm::dot(faces[i].normal, d);
+    if (v > bestDot) {
+      bestDot = v;
+      best = i;
+    }
+  }
+  return best;
+}
+
+uint32_t makeId(int faceA, int faceB, int edgeA, uint32_t sub) {
+  return (static_cast<uint32_t>(faceA & 0xFF) << 24) | (static_cast<uint32_t>(faceB & 0xFF) << 16) |
+         (static_cast<uint32_t>((edgeA + 1) & 0xFF) << 8) | (sub & 0xFF);
+}
+
+// Keeps the part of `in` with dot(m, p) >= d.
+void clipPolygon(const std::vector<ClipVertex>& in, const Vec3& m, Real d, int faceA, int faceB,
+                 int edgeA, std::vector<ClipVertex>& out) {
+  out.clear();
+  const size_t n = in.size();
+  for (size_t i = 0; i < n; ++i) {
+    const ClipVertex& cur = in[i];
+    const ClipVertex& next = in[(i + 1) % n];
+    const Real dc = glm::dot(m, cur.p) - d;
+    const Real dn = glm::dot(m, next.p) - d;
+    if (dc >= 0.0) out.push_back(cur);
+    if ((dc >= 0.0) != (dn >= 0.0)) {
+      const Real t = dc / (dc - dn);
+      out.push_back({cur.p + t * (next.p - cur.p), makeId(faceA, faceB, edgeA, cur.id & 0xFF)});
+    }
+  }
+}
+
+// Keeps at most 4 of the candidates: the deepest, the farthest from it, the one spanning the
+// largest triangle with those two, and the largest on the other side (Gregorius 2015).
+void reduce(std::vector<Candidate>& c, const Vec3& normal) {
+  if (c.size() <= 4) return;
+  size_t i0 = 0;
+  for (size_t i = 1; i < c.size(); ++i)
+    if (c[i].separation < c[i0].separation) i0 = i;
+  size_t i1 = i0;
+  Real best = -1.0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    const Vec3 d = c[i].onB - c[i0].onB;
+    if (glm::dot(d, d) > best) best = glm::dot(d, d), i1 = i;
+  }
+  size_t i2 = i0;
+  Real bestArea = 0.0;
+  const Vec3 e = c[i1].onB - c[i0].onB;
+  for (size_t i = 0; i < c.size(); ++i) {
+    const Real a = glm::dot(glm::cross(e, c[i].onB - c[i0].onB), normal);
+    if (std::abs(a) > std::abs(bestArea)) bestArea = a, i2 = i;
+  }
+  size_t i3 = i0;
+  Real bestOther = 0.0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    // Area of the triangle added on the far side of the edges from i2: opposite sign to bestArea.
+    const Real a1 = glm::dot(glm::cross(c[i1].onB - c[i2].onB, c[i].onB - c[i2].onB), normal);
+    const Real a2 = glm::dot(glm::cross(c[i2].onB - c[i0].onB, c[i].onB - c[i0].onB), normal);
+    const Real a = std::max(bestArea > 0 ? -a1 : a1, bestArea > 0 ? -a2 : a2);
+    if (a > bestOther) bestOther = a, i3 = i;
+  }
+  std::vector<Candidate> keep;
+  const size_t picks[4] = {i0, i1, i2, i3};
+  for (int k = 0; k < 4; ++k) {
+    bool seen = false;
+    for (int j = 0; j < k; ++j) seen = seen || picks[j] == picks[k];
+    if (!seen) keep.push_back(c[picks[k]]);
+  }
+  c.swap(keep);
+}
+
+void setPoint(ContactPoint& cp, const Body& a, const Body& b, const Candidate& c) {
+  cp = ContactPoint{};
+  cp.position = c.onB;
+  cp.localA = glm::conjugate(a.rotation) * (c.onA - a.center);
+  cp.localB = glm::conjugate(b.rotation) * (c.onB - b.center);
+  cp.separation = c.separation;
+  cp.id = c.id;
+}
+
+}  // namespace
+
+void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
+  // Duff et al. 2017, "Building an Orthonormal Basis, Revisited".
+  const Real sign = std::copysign(1.0, n.z);
+  const Real a = -1.0 / (sign + n.z);
+  const Real b = n.x * n.y * a;
+  t1 = Vec3(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x);
+  t2 = Vec3(b, sign + n.y * n.y * a, -n.y);
+}
+
+void collideBodies(const Body& a, const Body& b, const Settings& s, Real speculative,
+                   const Manifold* previous, Manifold& m, NarrowPhaseCounters& counters) {
+  const Transform xa = a.transform(), xb = b.transform();
+  m.pointCount = 0;
+  const GjkSimplex* warm = previous && previous->cache.count > 0 ? &previous->cache : nullptr;
+  const GjkResult g = gjkDistance(a.support, xa, b.support, xb, s.gjk, warm);
+  ++counters.gjkCalls;
+  counters.gjkIterations += g.iterations;
+  counters.gjkIterationsMax = std::max(counters.gjkIterationsMax, g.iterations);
+  if (g.status == GjkStatus::MaxIterations) ++counters.gjkCapHits;
+  m.cache = g.simplex;
+  m.gjkIterations = g.iterations;
+  m.epaIterations = 0;
+  m.overlapping = g.intersecting();
+  m.distance = g.distance;
+
+  Vec3 normal;
+  Vec3 witnessA, witnessB;
+  Real separation;
+  if (g.intersecting()) {
+    const EpaResult e = epaPenetration(a.support, xa, b.support, xb, s.epa, g);
+    ++counters.epaCalls;
+    counters.epaIterations += e.iterations;
+    counters.epaIterationsMax = std::max(counters.epaIterationsMax, e.iterations);
+    if (e.status == EpaStatus::MaxIterations) ++counters.epaCapHits;
+    m.epaIterations = e.iterations;
+    normal = e.normal;
+    witnessA = e.pointA;
+    witnessB = e.pointB;
+    separation = -e.depth;
+    m.distance = -e.depth;
+  } else {
+    if (g.distance > speculative) return;
+    const Vec3 d = g.pointB - g.pointA;
+    const Real len = glm::length(d);
+    if (len > 1e-12 * (1.0 + a.radius + b.radius)) {
+      normal = d / len;
+    } else {
+      // Touching at a point: the direction between the centres is the best guess.
+      const Vec3 c = b.center - a.center;
+      const Real cl = glm::length(c);
+      normal = cl > 0.0 ? c / cl : Vec3(0.0, 1.0, 0.0);
+    }
+    witnessA = g.pointA;
+    witnessB = g.pointB;
+    separation = g.distance;
+  }
+  m.normal = normal;
+  tangentBasis(normal, m.tangent1, m.tangent2);
+
+  static thread_local std::vector<ClipVertex> poly, tmp;
+  static thread_local std::vector<Candidate> cand;
+  cand.clear();
+  const ConvexHull& ha = *a.shape;
+  const ConvexHull& hb = *b.shape;
+  const int fa = supportFace(ha, xa.rotation, normal);
+  const int fb = supportFace(hb, xb.rotation, -normal);
+  const Vec3 na = xa.rotate(ha.faces()[fa].normal);
+  const Vec3 nb = xb.rotate(hb.faces()[fb].normal);
+  const Real alignA = glm::dot(na, normal);
+  if (alignA > kMinFaceAlignment && -glm::dot(nb, normal) > kMinFaceAlignment) {
+    const auto& vb = hb.faces()[fb].vertices;
+    poly.clear();
+    for (size_t i = 0; i < vb.size(); ++i)
+      poly.push_back(
+          {xb.apply(hb.vertices()[vb[i]]), makeId(fa, fb, -1, static_cast<uint32_t>(i))});
+    const auto& va = ha.faces()[fa].vertices;
+    Vec3 centroid(0.0);
+    for (int v : va) centroid += xa.apply(ha.vertices()[v]);
+    centroid /= static_cast<Real>(va.size());
+    for (size_t k = 0; k < va.size() && !poly.empty(); ++k) {
+      const Vec3 p0 = xa.apply(ha.vertices()[va[k]]);
+      const Vec3 p1 = xa.apply(ha.vertices()[va[(k + 1) % va.size()]]);
+      Vec3 side = glm::cross(normal, p1 - p0);
+      if (glm::dot(side, centroid - p0) < 0.0) side = -side;
+      const Real sl = glm::length(side);
+      if (!(sl > 0.0)) continue;
+      side /= sl;
+      clipPolygon(poly, side, glm::dot(side, p0), fa, fb, static_cast<int>(k), tmp);
+      poly.swap(tmp);
+    }
+    const Vec3 a0 = xa.apply(ha.vertices()[va[0]]);
+    for (const ClipVertex& q : poly) {
+      const Real sep = glm::dot(q.p - a0, na) / alignA;
+      if (sep <= speculative) cand.push_back({q.p - sep * normal, q.p, sep, q.id});
+    }
+  }
+  if (cand.empty()) cand.push_back({witnessA, witnessB, separation, kSinglePointId});
+  reduce(cand, normal);
+
+  m.pointCount = static_cast<int>(cand.size());
+  for (int i = 0; i < m.pointCount; ++i) setPoint(m.points[i], a, b, cand[i]);
+
+  // Warm start: carry impulses of matching feature ids; friction impulses are re-expressed in
+  // the new tangent basis.
+  if (previous) {
+    for (int i = 0; i < m.pointCount; ++i) {
+      ContactPoint& cp = m.points[i];
+      for (int j = 0; j < previous->pointCount; ++j) {
+        const ContactPoint& old = previous->points[j];
+        if (old.id != cp.id) continue;
+        cp.normalImpulse = old.normalImpulse;
+        const Vec3 ft =
+            old.tangentImpulse[0] * previous->tangent1 + old.tangentImpulse[1] * previous->tangent2;
+        cp.tangentImpulse[0] = glm::dot(ft, m.tangent1);
+        cp.tangentImpulse[1] = glm::dot(ft, m.tangent2);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tumble

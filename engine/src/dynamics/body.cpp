@@ -1,0 +1,107 @@
+// Bodies: validation, mass properties from the hull, semi-implicit Euler integration.
+#include <cmath>
+#include <string>
+
+#include "dynamics/body_ops.h"
+
+namespace tumble {
+namespace {
+
+bool finite(const Quat& q) {
+  return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
+}
+
+std::string vecText(const Vec3& v) {
+  return "[" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + "]";
+}
+
+}  // namespace
+
+Expected<Body> makeBody(const BodyDef& def) {
+  using E = Expected<Body>;
+  if (!def.shape) return E::failure("body: shape is null (expected a convex hull)");
+  if (def.shape->vertices().size() < 4) return E::failure("body: shape has fewer than 4 vertices");
+  if (!isFinite(def.position))
+    return E::failure("body: position " + vecText(def.position) + " is not finite");
+  if (!isFinite(def.linearVelocity)) return E::failure("body: linear_velocity is not finite");
+  if (!isFinite(def.angularVelocity)) return E::failure("body: angular_velocity is not finite");
+  if (!finite(def.orientation)) return E::failure("body: orientation is not finite");
+  const Real qn = glm::length(def.orientation);
+  if (!(qn > 1e-12))
+    return E::failure("body: orientation is a zero quaternion (expected a unit w, x, y, z)");
+  if (!(def.friction >= 0.0 && def.friction <= 10.0))
+    return E::failure("body: friction " + std::to_string(def.friction) + " out of range [0, 10]");
+  if (!(def.restitution >= 0.0 && def.restitution <= 1.0))
+    return E::failure("body: restitution " + std::to_string(def.restitution) +
+                      " out of range [0, 1]");
+  if (def.type == BodyType::Dynamic && !(def.density > 0.0 && std::isfinite(def.density)))
+    return E::failure("body: density " + std::to_string(def.density) +
+                      " must be > 0 for a dynamic body");
+
+  Body b;
+  b.type = def.type;
+  b.shape = def.shape;
+  b.support = def.shape->supportShape();
+  b.rotation = def.orientation / qn;
+  b.friction = def.friction;
+  b.restitution = def.restitution;
+  b.userData = def.userData;
+  b.alive = true;
+  if (def.type == BodyType::Dynamic) {
+    const MassProperties mp = def.shape->massProperties(def.density);
+    if (!(mp.mass > 0.0) || !std::isfinite(mp.mass))
+      return E::failure("body: shape has no volume (mass " + std::to_string(mp.mass) + ")");
+    b.mass = mp.mass;
+    b.invMass = 1.0 / mp.mass;
+    b.localCenter = mp.centerOfMass;
+    b.localInertia = mp.inertia;
+    b.invLocalInertia = glm::inverse(mp.inertia);
+    b.linearVelocity = def.linearVelocity;
+    b.angularVelocity = def.angularVelocity;
+    b.awake = def.awake;
+  } else {
+    // Static and kinematic bodies: infinite mass; the centre is the hull's centroid of vertices
+    // only so that rotations of kinematic bodies turn about a sensible point.
+    Vec3 c(0.0);
+    for (const Vec3& v : def.shape->vertices()) c += v;
+    b.localCenter = c / static_cast<Real>(def.shape->vertices().size());
+    if (def.type == BodyType::Kinematic) {
+      b.linearVelocity = def.linearVelocity;
+      b.angularVelocity = def.angularVelocity;
+    }
+    b.awake = def.type == BodyType::Kinematic;
+  }
+  b.center = def.position + b.rotation * b.localCenter;
+  b.radius = boundingRadius(b);
+  return b;
+}
+
+void integrateVelocity(Body& b, const Vec3& gravity, Real h) {
+  if (b.type != BodyType::Dynamic) return;
+  b.linearVelocity += h * (gravity + b.invMass * b.force);
+  b.angularVelocity += h * (b.invInertiaWorld() * b.torque);
+}
+
+Quat rotateBy(const Quat& q, const Vec3& theta) {
+  // First-order quaternion update q' = q + 1/2 (0, theta) q, renormalised (Baraff 1997, sec. 4).
+  const Quat w(0.0, theta.x, theta.y, theta.z);
+  const Quat r = q + 0.5 * (w * q);
+  return r / glm::length(r);
+}
+
+void integratePosition(Body& b, Real h) {
+  if (b.type == BodyType::Static) return;
+  b.center += h * b.linearVelocity;
+  b.rotation = rotateBy(b.rotation, h * b.angularVelocity);
+}
+
+Real boundingRadius(const Body& b) {
+  Real r2 = 0.0;
+  for (const Vec3& v : b.shape->vertices()) {
+    const Vec3 d = v - b.localCenter;
+    r2 = std::max(r2, glm::dot(d, d));
+  }
+  return std::sqrt(r2);
+}
+
+}  // namespace tumble

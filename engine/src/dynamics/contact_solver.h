@@ -1,0 +1,77 @@
+#pragma once
+// Internal: the sequential-impulse contact solver (Catto, "Iterative Dynamics with Temporal
+// Coherence", GDC 2005; "Modeling and Solving Constraints", GDC 2009).
+#include <vector>
+
+#include "tumble/body.h"
+#include "tumble/contact.h"
+#include "tumble/settings.h"
+
+namespace tumble {
+
+struct DragConstraint;
+
+/// Velocity state of one body during a solve. Index 0 is the shared immovable body.
+struct SolverBody {
+  Vec3 v{0.0};
+  Vec3 w{0.0};
+  Real invMass = 0.0;
+  Mat3 invI{0.0};
+  int body = -1;  ///< index into the world's bodies, -1 for the immovable one
+};
+
+class ContactSolver {
+ public:
+  /// Gathers the manifolds that touch at least one awake dynamic body, and the drags.
+  void prepare(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
+               std::vector<DragConstraint*>& drags, const Settings& s, Real h);
+  void warmStart();
+  void solveVelocities();
+  /// Restitution above the threshold for points that carried load (Box2D v3 "relax" scheme).
+  void applyRestitution();
+  /// Writes velocities back to the bodies.
+  void storeVelocities();
+  /// One nonlinear Gauss-Seidel pass on positions; returns the deepest remaining penetration (m).
+  Real solvePositions();
+  /// Writes accumulated impulses back to the manifolds for next step's warm start.
+  void storeImpulses();
+
+  int constraintCount() const { return static_cast<int>(constraints_.size()); }
+
+ private:
+  struct Point {
+    Vec3 rA{0.0}, rB{0.0};
+    Vec3 localA{0.0}, localB{0.0};
+    Real normalMass = 0.0;
+    Real tangentMass[2] = {0.0, 0.0};
+    Real bias = 0.0;  ///< target velocity offset along the normal (speculative or Baumgarte)
+    Real relativeVelocity = 0.0;
+    Real normalImpulse = 0.0;
+    Real tangentImpulse[2] = {0.0, 0.0};
+    Real maxNormalImpulse = 0.0;
+  };
+  struct Constraint {
+    int a = 0, b = 0;  ///< solver body indices
+    int manifold = -1;
+    Vec3 normal{0.0}, t1{0.0}, t2{0.0};
+    Vec3 localNormal{0.0};  ///< normal in A's body frame (for the position pass)
+    Real friction = 0.0, restitution = 0.0;
+    int count = 0;
+    Point p[4];
+  };
+
+  std::vector<Body>* bodies_ = nullptr;
+  std::vector<Manifold>* manifolds_ = nullptr;
+  std::vector<DragConstraint*>* drags_ = nullptr;
+  std::vector<SolverBody> solverBodies_;
+  std::vector<int> bodyToSolver_;
+  std::vector<Constraint> constraints_;
+  Settings::Contact contact_;
+  Real h_ = 0.0;
+  Real restitutionThreshold_ = 1.0;
+  bool warmStarting_ = true;
+  bool baumgarteInVelocity_ = false;
+  int solverIndex(int body);
+};
+
+}  // namespace tumble

@@ -1,0 +1,339 @@
+// The World orchestrates one step (DESIGN.md "One step"); the algorithms live in aabb_tree.cpp,
+// manifold.cpp, contact_solver.cpp, island.cpp, drag.cpp and body.cpp.
+#include "tumble/world.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "collision/manifold.h"
+#include "dynamics/body_ops.h"
+#include "dynamics/contact_solver.h"
+#include "dynamics/drag.h"
+#include "dynamics/island.h"
+#include "dynamics/world_crosscheck.h"
+
+namespace tumble {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+Real msSince(Clock::time_point t0) {
+  return std::chrono::duration<Real, std::milli>(Clock::now() - t0).count();
+}
+
+bool settingsEqual(const Settings& a, const Settings& b) {
+  for (const SettingInfo& info : settingsTable())
+    if (settingValue(a, info) != settingValue(b, info)) return false;
+  return true;
+}
+
+// How far a body's surface may travel in one substep (m): used to widen its box and the
+// speculative distance of its pairs, so fast bodies meet thin ones (speculative CCD).
+Real reach(const Body& b, Real h) {
+  if (b.type == BodyType::Static || !b.awake) return 0.0;
+  return h * (glm::length(b.linearVelocity) + glm::length(b.angularVelocity) * b.radius);
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<World>> World::create(const Settings& settings) {
+  if (auto err = validate(settings)) return Expected<std::unique_ptr<World>>::failure(*err);
+  return std::make_unique<World>(settings);
+}
+
+World::World(const Settings& settings) : settings_(settings) {}
+World::~World() = default;
+
+Aabb World::bodyAabb(const Body& b) const {
+  const Transform xf = b.transform();
+  const auto& verts = b.shape->vertices();
+  Aabb box{xf.apply(verts[0]), xf.apply(verts[0])};
+  for (size_t i = 1; i < verts.size(); ++i) {
+    const Vec3 p = xf.apply(verts[i]);
+    box.lower = glm::min(box.lower, p);
+    box.upper = glm::max(box.upper, p);
+  }
+  return box;
+}
+
+Expected<BodyId> World::createBody(const BodyDef& def) {
+  Expected<Body> made = makeBody(def);
+  if (!made) return Expected<BodyId>::failure(made.error());
+  const BodyId id{static_cast<int>(bodies_.size())};
+  bodies_.push_back(std::move(*made));
+  Body& b = bodies_.back();
+  const Real grow = 0.5 * settings_.contact.speculativeMargin;
+  b.proxy = broadPhase_.createProxy(bodyAabb(b).fattened(grow), settings_.broadphase.aabbMargin,
+                                    id.index);
+  ++liveBodies_;
+  return id;
+}
+
+void World::destroyBody(BodyId id) {
+  Body& b = bodies_[id.index];
+  if (!b.alive) return;
+  broadPhase_.destroyProxy(b.proxy);
+  std::erase_if(manifolds_, [&](const Manifold& m) { return m.a == id || m.b == id; });
+  for (auto& d : drags_)
+    if (d && d->body == id.index) d.reset();
+  if (b.sleepIsland >= 0) std::erase(sleepingIslands_[b.sleepIsland], id.index);
+  b = Body{};
+  --liveBodies_;
+}
+
+bool World::isAlive(BodyId id) const {
+  return id.index >= 0 && id.index < static_cast<int>(bodies_.size()) && bodies_[id.index].alive;
+}
+
+std::vector<BodyId> World::bodyIds() const {
+  std::vector<BodyId> ids;
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i)
+    if (bodies_[i].alive) ids.push_back({i});
+  return ids;
+}
+
+void World::wakeIsland(int island) {
+  auto it = sleepingIslands_.find(island);
+  if (it == sleepingIslands_.end()) return;
+  for (int i : it->second) {
+    Body& b = bodies_[i];
+    if (!b.alive) continue;
+    b.awake = true;
+    b.sleepTime = 0.0;
+    b.sleepIsland = -1;
+  }
+  sleepingIslands_.erase(it);
+}
+
+void World::wake(BodyId id) {
+  Body& b = bodies_[id.index];
+  if (b.type != BodyType::Dynamic || b.awake) return;
+  if (b.sleepIsland >= 0) {
+    wakeIsland(b.sleepIsland);
+  } else {
+    b.awake = true;
+    b.sleepTime = 0.0;
+  }
+}
+
+void World::setTransform(BodyId id, const Transform& xf) {
+  Body& b = bodies_[id.index];
+  b.rotation = xf.rotation / glm::length(xf.rotation);
+  b.center = xf.position + b.rotation * b.localCenter;
+  broadPhase_.resetProxy(b.proxy, bodyAabb(b).fattened(0.5 * settings_.contact.speculativeMargin),
+                         settings_.broadphase.aabbMargin);
+  wake(id);
+  // Bodies resting on a moved static or kinematic body must notice.
+  for (const Manifold& m : manifolds_)
+    if (m.touching() && (m.a == id || m.b == id)) wake(m.a == id ? m.b : m.a);
+}
+
+void World::setLinearVelocity(BodyId id, const Vec3& v) {
+  if (bodies_[id.index].type == BodyType::Static) return;
+  wake(id);
+  bodies_[id.index].linearVelocity = v;
+}
+
+void World::setAngularVelocity(BodyId id, const Vec3& w) {
+  if (bodies_[id.index].type == BodyType::Static) return;
+  wake(id);
+  bodies_[id.index].angularVelocity = w;
+}
+
+void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic()) return;
+  wake(id);
+  b.force += force;
+  b.torque += glm::cross(point - b.center, force);
+}
+
+void World::applyTorque(BodyId id, const Vec3& torque) {
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic()) return;
+  wake(id);
+  b.torque += torque;
+}
+
+void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point) {
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic()) return;
+  wake(id);
+  b.linearVelocity += b.invMass * impulse;
+  b.angularVelocity += b.invInertiaWorld() * glm::cross(point - b.center, impulse);
+}
+
+std::optional<std::string> World::step() {
+  if (auto err = validate(settings_)) return err;
+  const auto t0 = Clock::now();
+  const Settings s = settings_;
+  if (haveLastSettings_ && !settingsEqual(s, lastSettings_)) {
+    for (auto& [island, members] : std::map<int, std::vector<int>>(sleepingIslands_))
+      wakeIsland(island);
+    for (Body& b : bodies_)
+      if (b.alive && b.isDynamic()) b.awake = true, b.sleepTime = 0.0;
+    if (s.broadphase.aabbMargin != lastSettings_.broadphase.aabbMargin ||
+        s.contact.speculativeMargin != lastSettings_.contact.speculativeMargin)
+      for (Body& b : bodies_)
+        if (b.alive)
+          broadPhase_.resetProxy(b.proxy, bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin),
+                                 s.broadphase.aabbMargin);
+  }
+  lastSettings_ = s;
+  haveLastSettings_ = true;
+
+  const int64_t checked0 = crosscheckChecked_, disagreed0 = crosscheckDisagreed_;
+  stats_ = StepStats{};
+  const Real h = s.dt / s.solver.substeps;
+  for (int k = 0; k < s.solver.substeps; ++k) substep(h, s);
+  for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
+
+  const auto ti = Clock::now();
+  updateSleep(s.dt, s);
+  stats_.islandsMs = msSince(ti);
+
+  for (const Body& b : bodies_) {
+    if (!b.alive) continue;
+    ++stats_.bodies;
+    if (b.isDynamic() && b.awake) ++stats_.awakeBodies;
+  }
+  for (const Manifold& m : manifolds_) {
+    if (!m.touching()) continue;
+    ++stats_.manifolds;
+    stats_.contacts += m.pointCount;
+    for (int i = 0; i < m.pointCount; ++i)
+      stats_.maxPenetration = std::max(stats_.maxPenetration, -m.points[i].separation);
+  }
+  stats_.crosscheckChecked = crosscheckChecked_;
+  stats_.crosscheckDisagreed = crosscheckDisagreed_;
+  (void)checked0;
+  (void)disagreed0;
+  ++stepCount_;
+  stats_.stepMs = msSince(t0);
+  return std::nullopt;
+}
+
+void World::substep(Real h, const Settings& s) {
+  for (Body& b : bodies_)
+    if (b.alive && b.awake) integrateVelocity(b, s.gravity, h);
+
+  auto t = Clock::now();
+  updateBroadPhase(h, s);
+  stats_.broadphaseMs += msSince(t);
+
+  t = Clock::now();
+  updateContacts(h, s);
+  stats_.narrowphaseMs += msSince(t);
+
+  t = Clock::now();
+  std::vector<DragConstraint*> drags;
+  for (auto& d : drags_)
+    if (d && bodies_[d->body].alive) {
+      wake(BodyId{d->body});
+      drags.push_back(d.get());
+    }
+  ContactSolver solver;
+  solver.prepare(bodies_, manifolds_, drags, s, h);
+  solver.warmStart();
+  for (int i = 0; i < s.solver.velocityIterations; ++i) solver.solveVelocities();
+  solver.applyRestitution();
+  solver.storeVelocities();
+  for (Body& b : bodies_)
+    if (b.alive && b.awake) integratePosition(b, h);
+  for (int i = 0; i < s.solver.positionIterations; ++i)
+    if (solver.solvePositions() <= s.contact.slop) break;
+  solver.storeImpulses();
+  stats_.solverMs += msSince(t);
+}
+
+void World::updateBroadPhase(Real h, const Settings& s) {
+  for (Body& b : bodies_) {
+    if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
+    const Aabb box = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
+    broadPhase_.moveProxy(b.proxy, box, s.broadphase.aabbMargin);
+  }
+  const auto& pairs = broadPhase_.updatePairs([&](int pa, int pb) {
+    const Body& a = bodies_[broadPhase_.tree().userData(pa)];
+    const Body& b = bodies_[broadPhase_.tree().userData(pb)];
+    return a.isDynamic() || b.isDynamic();
+  });
+  stats_.pairs = static_cast<int>(pairs.size());
+}
+
+void World::updateContacts(Real h, const Settings& s) {
+  std::vector<std::pair<int, int>> keys;
+  keys.reserve(broadPhase_.pairs().size());
+  for (const ProxyPair& p : broadPhase_.pairs()) {
+    const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
+    keys.emplace_back(std::min(a, b), std::max(a, b));
+  }
+  std::sort(keys.begin(), keys.end());
+  std::vector<Manifold> next;
+  next.reserve(keys.size());
+  NarrowPhaseCounters counters;
+  size_t oi = 0;
+  for (const auto& [ia, ib] : keys) {
+    while (oi < manifolds_.size() &&
+           std::pair(manifolds_[oi].a.index, manifolds_[oi].b.index) < std::pair(ia, ib))
+      ++oi;
+    const Manifold* old = nullptr;
+    if (oi < manifolds_.size() && manifolds_[oi].a.index == ia && manifolds_[oi].b.index == ib)
+      old = &manifolds_[oi];
+    const Body& A = bodies_[ia];
+    const Body& B = bodies_[ib];
+    const bool activeA = A.isDynamic() && A.awake, activeB = B.isDynamic() && B.awake;
+    if (!activeA && !activeB) {
+      if (old) next.push_back(*old);  // asleep: keep the contact as it was
+      continue;
+    }
+    Manifold m;
+    m.a = BodyId{ia};
+    m.b = BodyId{ib};
+    m.friction = std::sqrt(A.friction * B.friction);
+    m.restitution = std::max(A.restitution, B.restitution);
+    const Real speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
+    collideBodies(A, B, s, speculative, old, m, counters);
+    if (s.crosscheck != CrossCheckMode::Off)
+      crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
+                     crosscheckDisagreed_, stats_.lpPivots);
+    if (m.touching()) {
+      if (A.isDynamic() && !A.awake) wake(m.a);
+      if (B.isDynamic() && !B.awake) wake(m.b);
+    }
+    next.push_back(m);
+  }
+  manifolds_.swap(next);
+  stats_.gjkCalls += counters.gjkCalls;
+  stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
+  stats_.gjkIterationsMean =
+      counters.gjkCalls ? static_cast<Real>(counters.gjkIterations) / counters.gjkCalls : 0.0;
+  stats_.epaCalls += counters.epaCalls;
+  stats_.epaIterationsMax = std::max(stats_.epaIterationsMax, counters.epaIterationsMax);
+  stats_.epaIterationsMean =
+      counters.epaCalls ? static_cast<Real>(counters.epaIterations) / counters.epaCalls : 0.0;
+  stats_.gjkMaxIterationsHit += counters.gjkCapHits;
+  stats_.epaMaxIterationsHit += counters.epaCapHits;
+}
+
+void World::updateSleep(Real dt, const Settings& s) {
+  std::vector<char> keepAwake(bodies_.size(), 0);
+  for (const auto& d : drags_)
+    if (d) keepAwake[d->body] = 1;
+  for (const Manifold& m : manifolds_) {
+    if (!m.touching()) continue;
+    const Body& A = bodies_[m.a.index];
+    const Body& B = bodies_[m.b.index];
+    auto moving = [](const Body& k) {
+      return k.type == BodyType::Kinematic &&
+             (glm::length(k.linearVelocity) > 0.0 || glm::length(k.angularVelocity) > 0.0);
+    };
+    if (moving(A)) keepAwake[m.b.index] = 1;
+    if (moving(B)) keepAwake[m.a.index] = 1;
+  }
+  std::vector<int> islandOf;
+  const IslandUpdate u =
+      updateIslands(bodies_, manifolds_, keepAwake, s, dt, sleepingIslands_, nextIsland_, islandOf);
+  islandOf_.swap(islandOf);
+  stats_.islands = u.islands;
+}
+
+}  // namespace tumble

@@ -1,0 +1,145 @@
+// World queries and interaction: ray casts, drag constraints, energy, debug drawing.
+#include <cmath>
+
+#include "dynamics/drag.h"
+#include "tumble/world.h"
+
+namespace tumble {
+namespace {
+
+// Ray against a convex polyhedron as the intersection of its face half-spaces (Ericson 5.3.8).
+// Local frame; returns false on a miss. A ray starting inside hits at t = 0.
+bool rayHull(const ConvexHull& hull, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
+             Vec3& nHit) {
+  Real tEnter = 0.0, tExit = maxT;
+  Vec3 nEnter(0.0);
+  bool entered = false;
+  for (const HullFace& f : hull.faces()) {
+    const Real denom = glm::dot(f.normal, d);
+    const Real dist = f.offset - glm::dot(f.normal, o);  // > 0: origin inside this half-space
+    if (denom == 0.0) {
+      if (dist < 0.0) return false;
+      continue;
+    }
+    const Real t = dist / denom;
+    if (denom < 0.0) {
+      if (t > tEnter || !entered) {
+        if (t >= tEnter) {
+          tEnter = t;
+          nEnter = f.normal;
+          entered = true;
+        }
+      }
+    } else if (t < tExit) {
+      tExit = t;
+    }
+    if (tEnter > tExit) return false;
+  }
+  tHit = tEnter;
+  nHit = entered ? nEnter : -d / glm::length(d);
+  return true;
+}
+
+}  // namespace
+
+RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
+  RayHit best;
+  if (!(glm::dot(direction, direction) > 0.0)) return best;
+  RayInput input{origin, direction, 1.0};
+  broadPhase_.tree().rayCast(input, [&](const RayInput& ray, int proxy) -> Real {
+    const int index = broadPhase_.tree().userData(proxy);
+    const Body& b = bodies_[index];
+    const Transform xf = b.transform();
+    Real t;
+    Vec3 n;
+    if (!rayHull(*b.shape, xf.applyInverse(ray.origin), xf.rotateInverse(ray.direction),
+                 ray.maxFraction, t, n))
+      return ray.maxFraction;
+    // Ties between bodies go to the lower index, whatever the tree order.
+    if (best.hit && (t > best.fraction || (t == best.fraction && index > best.body.index)))
+      return ray.maxFraction;
+    best.hit = true;
+    best.body = BodyId{index};
+    best.fraction = t;
+    best.point = ray.origin + t * ray.direction;
+    best.normal = xf.rotate(n);
+    return t;
+  });
+  return best;
+}
+
+DragId World::createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def) {
+  const Body& b = bodies_[body.index];
+  if (!b.alive || !b.isDynamic()) return DragId{};
+  auto d = std::make_unique<DragConstraint>();
+  d->body = body.index;
+  d->localAnchor = glm::conjugate(b.rotation) * (worldPoint - b.center);
+  d->target = worldPoint;
+  d->def = def;
+  for (size_t i = 0; i < drags_.size(); ++i)
+    if (!drags_[i]) {
+      drags_[i] = std::move(d);
+      wake(body);
+      return DragId{static_cast<int>(i)};
+    }
+  drags_.push_back(std::move(d));
+  wake(body);
+  return DragId{static_cast<int>(drags_.size()) - 1};
+}
+
+void World::setDragTarget(DragId drag, const Vec3& target) {
+  if (drag.index < 0 || drag.index >= static_cast<int>(drags_.size()) || !drags_[drag.index])
+    return;
+  drags_[drag.index]->target = target;
+  wake(BodyId{drags_[drag.index]->body});
+}
+
+void World::destroyDrag(DragId drag) {
+  if (drag.index < 0 || drag.index >= static_cast<int>(drags_.size())) return;
+  drags_[drag.index].reset();
+}
+
+Energy World::energy() const {
+  Energy e;
+  for (const Body& b : bodies_) {
+    if (!b.alive || !b.isDynamic()) continue;
+    const Mat3 r = glm::mat3_cast(b.rotation);
+    const Vec3 wl = glm::transpose(r) * b.angularVelocity;
+    e.kinetic += 0.5 * b.mass * glm::dot(b.linearVelocity, b.linearVelocity) +
+                 0.5 * glm::dot(wl, b.localInertia * wl);
+    e.potential -= b.mass * glm::dot(settings_.gravity, b.center);
+  }
+  return e;
+}
+
+void World::debugDraw(DebugDraw& draw, const DebugDrawFlags& flags) const {
+  if (flags.bodies)
+    for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+      const Body& b = bodies_[i];
+      if (!b.alive) continue;
+      const int island = i < static_cast<int>(islandOf_.size()) ? islandOf_[i] : -1;
+      draw.drawBody(BodyId{i}, b, b.transform(), b.isDynamic() && !b.awake, island);
+    }
+  if (flags.aabbs || flags.treeNodes)
+    broadPhase_.tree().forEachNode([&](const Aabb& box, int depth, bool leaf) {
+      if (leaf && flags.aabbs) draw.drawAabb(box, depth, Color{0.9f, 0.6f, 0.2f});
+      if (!leaf && flags.treeNodes) draw.drawAabb(box, depth, Color{0.3f, 0.6f, 0.9f});
+    });
+  if (flags.contacts)
+    for (const Manifold& m : manifolds_)
+      for (int k = 0; k < m.pointCount; ++k)
+        draw.drawContact(m.points[k].position, m.normal, m.points[k].normalImpulse,
+                         m.points[k].separation);
+  if (flags.islands) {
+    std::map<int, Aabb> boxes;
+    for (int i = 0; i < static_cast<int>(islandOf_.size()); ++i) {
+      if (islandOf_[i] < 0 || !bodies_[i].alive) continue;
+      const Aabb box = bodyAabb(bodies_[i]);
+      auto [it, fresh] = boxes.emplace(islandOf_[i], box);
+      if (!fresh) it->second = merge(it->second, box);
+    }
+    for (const auto& [island, box] : boxes) draw.drawAabb(box, island, Color{0.2f, 0.9f, 0.3f});
+  }
+}
+
+}  // namespace tumble

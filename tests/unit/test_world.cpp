@@ -1,0 +1,63 @@
+// World basics: bodies, mass properties, free fall, a box at rest on the ground.
+#include <catch2/catch.hpp>
+
+#include "world_fixtures.h"
+
+using namespace tumble;
+using namespace tumble::test;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("body definitions are validated and mass comes from the hull", "[world]") {
+  World w{Settings{}};
+  BodyDef def;
+  auto bad = w.createBody(def);
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(), Catch::Matchers::Contains("shape"));
+  def.shape = boxHull(Vec3(0.5, 1.0, 1.5));
+  def.friction = -1.0;
+  CHECK_THAT(w.createBody(def).error(), Catch::Matchers::Contains("friction"));
+  def.friction = 0.5;
+  def.orientation = Quat(0, 0, 0, 0);
+  CHECK_THAT(w.createBody(def).error(), Catch::Matchers::Contains("orientation"));
+  def.orientation = Quat(2.0, 0, 0, 0);  // renormalised
+  def.density = 10.0;
+  auto id = w.createBody(def);
+  REQUIRE(id);
+  const Body& b = w.body(*id);
+  CHECK_THAT(glm::length(b.rotation), WithinAbs(1.0, 1e-15));
+  CHECK_THAT(b.mass, WithinRel(10.0 * 1.0 * 2.0 * 3.0, 1e-12));
+  // Box inertia: m/12 (b^2 + c^2) with full sides 1, 2, 3.
+  CHECK_THAT(b.localInertia[0][0], WithinRel(60.0 / 12.0 * (4.0 + 9.0), 1e-9));
+  CHECK_THAT(b.localInertia[1][1], WithinRel(60.0 / 12.0 * (1.0 + 9.0), 1e-9));
+}
+
+TEST_CASE("free fall follows semi-implicit Euler exactly", "[world]") {
+  World w{Settings{}};
+  const BodyId id = addBox(w, Vec3(0.0, 100.0, 0.0));
+  const Real dt = w.settings().dt;
+  for (int i = 0; i < 60; ++i) REQUIRE_FALSE(w.step());
+  // v_n = n g dt; y_n = y0 + g dt^2 n (n + 1) / 2.
+  CHECK_THAT(w.body(id).linearVelocity.y, WithinAbs(-9.81 * 60 * dt, 1e-9));
+  CHECK_THAT(w.body(id).center.y, WithinAbs(100.0 - 9.81 * dt * dt * 60 * 61 / 2.0, 1e-9));
+}
+
+TEST_CASE("a box on the ground comes to rest without drift", "[world][stability]") {
+  World w{Settings{}};
+  w.settings().sleep.enabled = false;
+  addGround(w);
+  const BodyId box = addBox(w, Vec3(0.0, 0.5 + 0.05, 0.0));
+  for (int i = 0; i < 60; ++i) REQUIRE_FALSE(w.step());
+  const Body& b = w.body(box);
+  CHECK(glm::length(b.linearVelocity) < 1e-3);
+  const Vec3 rest = b.center;
+  Real worstPen = 0.0;
+  for (int i = 0; i < 600; ++i) {
+    REQUIRE_FALSE(w.step());
+    worstPen = std::max(worstPen, w.stats().maxPenetration);
+  }
+  CHECK(worstPen <= w.settings().contact.slop + 1e-3);
+  CHECK(glm::length(w.body(box).center - rest) < 1e-3);
+  CHECK(glm::length(w.body(box).linearVelocity) < 1e-3);
+  CHECK(allFinite(w));
+}

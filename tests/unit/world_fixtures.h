@@ -1,0 +1,52 @@
+#pragma once
+// Shapes and small scenes shared by the world tests.
+#include <memory>
+#include <vector>
+
+#include "tumble/world.h"
+
+namespace tumble::test {
+
+inline std::shared_ptr<const ConvexHull> boxHull(const Vec3& h) {
+  std::vector<Vec3> pts;
+  for (int i = 0; i < 8; ++i)
+    pts.emplace_back((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
+  auto hull = ConvexHull::build(pts);
+  return std::make_shared<const ConvexHull>(std::move(*hull));
+}
+
+/// A static ground box with its top face at y = 0.
+inline BodyId addGround(World& w, Real halfSize = 20.0, Real friction = 0.5) {
+  BodyDef def;
+  def.type = BodyType::Static;
+  def.shape = boxHull(Vec3(halfSize, 1.0, halfSize));
+  def.position = Vec3(0.0, -1.0, 0.0);
+  def.friction = friction;
+  return *w.createBody(def);
+}
+
+inline BodyId addBox(World& w, const Vec3& pos, const Vec3& half = Vec3(0.5), Real friction = 0.5,
+                     Real restitution = 0.0, const Quat& q = Quat(1, 0, 0, 0)) {
+  BodyDef def;
+  def.shape = boxHull(half);
+  def.position = pos;
+  def.orientation = q;
+  def.friction = friction;
+  def.restitution = restitution;
+  def.density = 1000.0;
+  return *w.createBody(def);
+}
+
+inline bool allFinite(const World& w) {
+  for (BodyId id : w.bodyIds()) {
+    const Body& b = w.body(id);
+    if (!isFinite(b.center) || !isFinite(b.linearVelocity) || !isFinite(b.angularVelocity))
+      return false;
+    if (!std::isfinite(b.rotation.w) || !std::isfinite(b.rotation.x) ||
+        !std::isfinite(b.rotation.y) || !std::isfinite(b.rotation.z))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace tumble::test
