@@ -1,7 +1,8 @@
 #include "geometry/qhull_backend.h"
 
+#include "geometry/fp_hold.h"
+
 #include <algorithm>
-#include <cfenv>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -40,19 +41,6 @@ class MemoryStream {
   char* buffer_ = nullptr;
   size_t size_ = 0;
   FILE* file_ = nullptr;
-};
-
-// Qhull computes with infinities on purpose (REALmax sentinels); callers may run with
-// floating-point traps on. Hold them off for the call and restore the caller's environment.
-class FloatingPointHold {
- public:
-  FloatingPointHold() { std::feholdexcept(&saved_); }
-  ~FloatingPointHold() { std::fesetenv(&saved_); }
-  FloatingPointHold(const FloatingPointHold&) = delete;
-  FloatingPointHold& operator=(const FloatingPointHold&) = delete;
-
- private:
-  std::fenv_t saved_;
 };
 
 // Owns one reentrant Qhull state and frees it, whatever path leaves the function.
