@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Tumble needs, only those missing. Idempotent and silent when
-# everything is already there. Usage: third_party/install-deps.sh [--with-bench]
+# everything is already there; exits non-zero with a message saying why when it cannot install
+# (not Debian, not root and no sudo, apt-get failing). Usage: third_party/install-deps.sh
 set -euo pipefail
 
 packages=(
@@ -35,5 +36,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-"${sudo[@]}" apt-get update -qq >/dev/null
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+log=$(mktemp)
+if ! "${sudo[@]}" apt-get update -qq >"$log" 2>&1 ||
+   ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+  tail -n 20 "$log" >&2
+  echo "install-deps: apt-get could not install: ${missing[*]} (see the lines above)" >&2
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log"

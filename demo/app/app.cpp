@@ -87,6 +87,7 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   const SceneEntry* entry = findScene(name);
   if (!entry) return "unknown scene '" + std::string(name) + "' (see --list-scenes)";
   scene_.reset();
+  sceneDrag_ = false;
   renderer_->clearMeshes();
   camera_.reset();
   sceneName_ = std::string(name);
@@ -102,6 +103,14 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   return std::nullopt;
 }
 
+Ray App::mouseRay(int x, int y) const {
+  int w = 0, h = 0;
+  SDL_GetWindowSize(window_, &w, &h);  // mouse events are in window (not drawable) pixels
+  glm::vec3 origin, direction;
+  camera_.pixelRay(static_cast<float>(x), static_cast<float>(y), w, h, origin, direction);
+  return Ray{Vec3(origin), glm::normalize(Vec3(direction))};
+}
+
 void App::handleEvents() {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
@@ -114,7 +123,23 @@ void App::handleEvents() {
       case SDL_WINDOWEVENT:
         if (e.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
         break;
+      case SDL_MOUSEBUTTONDOWN:
+        if (!io.WantCaptureMouse && e.button.button == SDL_BUTTON_LEFT && scene_ &&
+            !(SDL_GetModState() & KMOD_SHIFT)) {
+          sceneDrag_ = scene_->onMouseDown(*context_, mouseRay(e.button.x, e.button.y));
+        }
+        break;
+      case SDL_MOUSEBUTTONUP:
+        if (e.button.button == SDL_BUTTON_LEFT && sceneDrag_) {
+          sceneDrag_ = false;
+          if (scene_) scene_->onMouseUp(*context_);
+        }
+        break;
       case SDL_MOUSEMOTION:
+        if (sceneDrag_ && scene_) {
+          scene_->onMouseDrag(*context_, mouseRay(e.motion.x, e.motion.y));
+          break;
+        }
         if (io.WantCaptureMouse) break;
         if ((e.motion.state & SDL_BUTTON_RMASK) ||
             ((e.motion.state & SDL_BUTTON_LMASK) && (SDL_GetModState() & KMOD_SHIFT))) {
@@ -258,7 +283,7 @@ void App::drawPanel(double frameMs) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", sceneError_.c_str());
     ImGui::PopTextWrapPos();
   }
-  ImGui::TextDisabled("drag: orbit  right drag: pan  wheel: zoom  R: reset");
+  ImGui::TextDisabled("drag orbit/grab, right drag pan, wheel zoom, R reset");
   drawSettings();
   if (scene_) scene_->drawPanel(*context_);
   ImGui::End();
@@ -282,9 +307,8 @@ int App::run() {
   }
 
   Uint64 last = SDL_GetPerformanceCounter();
-  while (!quit_) {
-    handleEvents();
-    if (quit_) break;
+  for (bool lastFrame = false; !lastFrame;) {
+    handleEvents();  // a quit request still draws this frame, so --screenshot gets it
     const Uint64 now = SDL_GetPerformanceCounter();
     const double frameMs = 1000.0 * static_cast<double>(now - last) /
                            static_cast<double>(SDL_GetPerformanceFrequency());
@@ -313,7 +337,7 @@ int App::run() {
     checkGl("ImGui render");
 
     ++frame_;
-    const bool lastFrame = options_.frames > 0 && frame_ >= options_.frames;
+    lastFrame = quit_ || (options_.frames > 0 && frame_ >= options_.frames);
     if (lastFrame && !options_.screenshot.empty()) {
       if (auto error = writeScreenshot(options_.screenshot, width, height)) {
         std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
@@ -323,7 +347,6 @@ int App::run() {
                   options_.screenshot.c_str(), width, height, sceneName_.c_str(), frame_);
     }
     SDL_GL_SwapWindow(window_);
-    if (lastFrame) quit_ = true;
   }
   if (glErrorCount() > 0) {
     std::fprintf(stderr, "tumble-demo: %d OpenGL errors (see above)\n", glErrorCount());

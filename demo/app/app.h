@@ -30,6 +30,7 @@ class App {
   std::optional<std::string> open();
   std::optional<std::string> switchScene(std::string_view name);
   void handleEvents();
+  Ray mouseRay(int x, int y) const;
   void drawPanel(double frameMs);
   void drawSettings();
 
@@ -50,6 +51,7 @@ class App {
   bool quit_ = false;
   bool paused_ = false;
   bool stepOnce_ = false;
+  bool sceneDrag_ = false;  ///< the scene took the current left-button drag
   double smoothedFrameMs_ = 0.0;
   double stepMs_ = 0.0;
   long long frame_ = 0;

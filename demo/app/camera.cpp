@@ -47,6 +47,19 @@ glm::vec3 OrbitCamera::eye() const {
   return target_ + distance_ * offset;
 }
 
+void OrbitCamera::pixelRay(float x, float y, int width, int height, glm::vec3& origin,
+                           glm::vec3& direction) const {
+  const glm::mat4 inverse = glm::inverse(projection(width, height) * view());
+  const float ndcX = 2.0f * x / static_cast<float>(std::max(width, 1)) - 1.0f;
+  const float ndcY = 1.0f - 2.0f * y / static_cast<float>(std::max(height, 1));
+  glm::vec4 nearPoint = inverse * glm::vec4(ndcX, ndcY, -1.0f, 1.0f);
+  glm::vec4 farPoint = inverse * glm::vec4(ndcX, ndcY, 1.0f, 1.0f);
+  nearPoint /= nearPoint.w;
+  farPoint /= farPoint.w;
+  origin = glm::vec3(nearPoint);
+  direction = glm::normalize(glm::vec3(farPoint - nearPoint));
+}
+
 glm::mat4 OrbitCamera::view() const {
   return glm::lookAt(eye(), target_, glm::vec3(0.0f, 1.0f, 0.0f));
 }

@@ -17,6 +17,11 @@ class OrbitCamera {
   /// Zooms by wheel clicks (positive is closer).
   void zoom(float clicks);
 
+  /// The ray from the eye through pixel (x, y) of a `width` x `height` viewport (y down, as
+  /// window coordinates are): origin and unit direction, in world space.
+  void pixelRay(float x, float y, int width, int height, glm::vec3& origin,
+                glm::vec3& direction) const;
+
   glm::vec3 eye() const;
   glm::vec3 target() const { return target_; }
   glm::mat4 view() const;

@@ -22,7 +22,7 @@ std::string usage() {
          "options:\n"
          "  --scene NAME        start with scene NAME (see --list-scenes)\n"
          "  --frames N          quit after N frames (N >= 1)\n"
-         "  --screenshot FILE   write the last frame as a PNG to FILE\n"
+         "  --screenshot FILE   write the last frame (at --frames N or on quit) as a PNG to FILE\n"
          "  --headless          render offscreen with software GL; no display needed\n"
          "  --size WxH          window size in pixels (default 1280x720)\n"
          "  --set key=value     change a setting (the keys of tumble-cli and scene files)\n"

@@ -22,6 +22,12 @@ struct SceneContext {
   const std::filesystem::path& assets;  ///< the assets/ folder (shapes, scenes)
 };
 
+/// A ray from the camera through the mouse, in world space (metres).
+struct Ray {
+  Vec3 origin{0.0};
+  Vec3 direction{0.0, 0.0, -1.0};  ///< unit
+};
+
 class Scene {
  public:
   virtual ~Scene() = default;
@@ -41,6 +47,20 @@ class Scene {
     (void)key;
     return false;
   }
+  /// The left button went down over the scene (not over the panel) along `ray`. Return true to
+  /// take the drag (then onMouseDrag and onMouseUp follow instead of orbiting the camera).
+  virtual bool onMouseDown(SceneContext& ctx, const Ray& ray) {
+    (void)ctx;
+    (void)ray;
+    return false;
+  }
+  /// The mouse moved while the scene holds the drag.
+  virtual void onMouseDrag(SceneContext& ctx, const Ray& ray) {
+    (void)ctx;
+    (void)ray;
+  }
+  /// The button of a drag the scene took went up.
+  virtual void onMouseUp(SceneContext& ctx) { (void)ctx; }
   /// Number of bodies, for the panel.
   virtual int bodyCount() const = 0;
 };

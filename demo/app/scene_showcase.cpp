@@ -60,11 +60,17 @@ class ShowcaseScene final : public Scene {
       Real angle;
       glm::vec3 color;
     };
+    // A 3 x 3 grid, 1.6 m apart; the last one is a hull of a seeded random cloud made here.
     const Placement placements[] = {
-        {"box", {-3.0, 0.0, 0.4}, {0.0, 1.0, 0.0}, 0.5, {0.86f, 0.45f, 0.26f}},
-        {"tetrahedron", {-1.0, 0.0, -0.6}, {0.0, 1.0, 0.0}, 0.3, {0.30f, 0.66f, 0.45f}},
-        {"icosahedron", {1.0, 0.0, 0.6}, {1.0, 0.0, 0.0}, 0.4, {0.35f, 0.52f, 0.86f}},
-        {nullptr, {3.0, 0.0, -0.3}, {0.0, 0.0, 1.0}, 0.0, {0.85f, 0.75f, 0.30f}},
+        {"box", {-1.6, 0.0, -1.6}, {0.0, 1.0, 0.0}, 0.5, {0.86f, 0.45f, 0.26f}},
+        {"tetrahedron", {0.0, 0.0, -1.6}, {0.0, 1.0, 0.0}, 0.3, {0.30f, 0.66f, 0.45f}},
+        {"octahedron", {1.6, 0.0, -1.6}, {0.0, 1.0, 0.0}, 0.2, {0.70f, 0.40f, 0.75f}},
+        {"icosahedron", {-1.6, 0.0, 0.0}, {1.0, 0.0, 0.0}, 0.4, {0.35f, 0.52f, 0.86f}},
+        {"dodecahedron", {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, 0.0, {0.35f, 0.75f, 0.78f}},
+        {"cylinder16", {1.6, 0.0, 0.0}, {0.0, 0.0, 1.0}, 1.5708, {0.80f, 0.35f, 0.40f}},
+        {"cone", {-1.6, 0.0, 1.6}, {0.0, 1.0, 0.0}, 0.0, {0.55f, 0.70f, 0.30f}},
+        {"capsule", {0.0, 0.0, 1.6}, {1.0, 0.0, 0.0}, 0.35, {0.90f, 0.60f, 0.45f}},
+        {nullptr, {1.6, 0.0, 1.6}, {0.0, 1.0, 0.0}, 0.0, {0.85f, 0.75f, 0.30f}},
     };
     for (const Placement& p : placements) {
       Body body;
@@ -74,9 +80,9 @@ class ShowcaseScene final : public Scene {
         body.name = p.shape;
         body.hull = std::move(*hull);
       } else {
-        auto hull = ConvexHull::build(randomCloud(kRandomSeed, 40, 0.9));
+        auto hull = ConvexHull::build(randomCloud(kRandomSeed, 40, 0.6));
         if (!hull) return "random hull: " + hull.error();
-        body.name = "random (seed " + std::to_string(kRandomSeed) + ")";
+        body.name = "cloud (seed " + std::to_string(kRandomSeed) + ")";
         body.hull = std::move(*hull);
       }
       body.transform.rotation = glm::angleAxis(p.angle, glm::normalize(p.axis));
@@ -88,7 +94,7 @@ class ShowcaseScene final : public Scene {
       bodies_.push_back(std::move(body));
     }
     // Aim a little left of the bodies so they sit beside the panel, not under it.
-    ctx.camera.reset({-0.9f, 0.4f, 0.6f}, 8.5f);
+    ctx.camera.reset({-1.1f, 0.3f, 0.9f}, 8.0f);
     return std::nullopt;
   }
 

@@ -6,6 +6,9 @@
 
 namespace tumble::demo {
 
+/// Hulls dropped onto a ground slab, simulated by the engine's World; mouse grabbing.
+std::unique_ptr<Scene> makePileScene();
+
 /// Static convex hulls (shape files and a seeded random cloud) on the ground.
 std::unique_ptr<Scene> makeShowcaseScene();
 

@@ -1,5 +1,6 @@
 #pragma once
-// Shape files: assets/shapes/<name>.json = {"name": "box", "points": [[x, y, z], ...]}.
+// Shapes for the demo's scenes: a shape file read by the engine (tumble/shape_file.h), made into
+// a convex hull by the engine (tumble/hull.h).
 #include <filesystem>
 #include <string>
 
@@ -8,8 +9,8 @@
 
 namespace tumble::demo {
 
-/// Reads assets/shapes/<name>.json and builds its convex hull with the engine. Errors name the
-/// file and the JSON path of a bad value, or pass on the hull builder's message.
+/// Reads assets/shapes/<name>.json and builds its convex hull. Errors name the file and the JSON
+/// path of a bad value (the engine's shape-file reader), or pass on the hull builder's message.
 Expected<ConvexHull> loadShape(const std::filesystem::path& assets, const std::string& name);
 
 }  // namespace tumble::demo
