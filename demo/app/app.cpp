@@ -168,6 +168,14 @@ void App::handleEvents() {
           case SDLK_s:
             stepOnce_ = true;
             break;
+          case SDLK_F5:
+            // Hot reload: edit shaders/*.{vert,frag} next to the executable, press F5.
+            if (auto error = renderer_->reloadShaders()) {
+              sceneError_ = *error;
+            } else {
+              sceneError_.clear();
+            }
+            break;
           default:
             if (scene_) scene_->onKey(*context_, e.key.keysym.sym);
         }

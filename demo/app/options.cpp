@@ -30,7 +30,8 @@ std::string usage() {
          "  --help              print this help\n"
          "\n"
          "controls: left drag orbits, right drag (or shift + left drag) pans, the wheel zooms,\n"
-         "R resets the camera, space pauses, S steps once while paused, Esc quits.\n"
+         "R resets the camera, space pauses, S steps once while paused, F5 reloads the shaders,\n"
+         "Esc quits.\n"
          "With no display (DISPLAY and WAYLAND_DISPLAY unset) and no --headless, the demo says "
          "so,\n"
          "renders the scene headless and writes a screenshot instead of opening a window.\n";

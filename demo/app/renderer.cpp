@@ -35,11 +35,28 @@ Renderer::~Renderer() {
 }
 
 std::optional<std::string> Renderer::init(const std::filesystem::path& shaderDir) {
-  auto mesh = loadProgram(shaderDir, "mesh.vert", "mesh.frag");
+  shaderDir_ = shaderDir;
+  if (auto error = loadPrograms()) return error;
+  buildGrid();
+  checkGl("Renderer::init");
+  return std::nullopt;
+}
+
+std::optional<std::string> Renderer::reloadShaders() {
+  return loadPrograms();
+}
+
+std::optional<std::string> Renderer::loadPrograms() {
+  auto mesh = loadProgram(shaderDir_, "mesh.vert", "mesh.frag");
   if (!mesh) return mesh.error();
+  auto line = loadProgram(shaderDir_, "line.vert", "line.frag");
+  if (!line) {
+    glDeleteProgram(*mesh);
+    return line.error();
+  }
+  if (meshProgram_) glDeleteProgram(meshProgram_);
+  if (lineProgram_) glDeleteProgram(lineProgram_);
   meshProgram_ = *mesh;
-  auto line = loadProgram(shaderDir, "line.vert", "line.frag");
-  if (!line) return line.error();
   lineProgram_ = *line;
   meshModel_ = glGetUniformLocation(meshProgram_, "uModel");
   meshViewProj_ = glGetUniformLocation(meshProgram_, "uViewProj");
@@ -47,8 +64,6 @@ std::optional<std::string> Renderer::init(const std::filesystem::path& shaderDir
   meshLight_ = glGetUniformLocation(meshProgram_, "uLightDir");
   lineModel_ = glGetUniformLocation(lineProgram_, "uModel");
   lineViewProj_ = glGetUniformLocation(lineProgram_, "uViewProj");
-  buildGrid();
-  checkGl("Renderer::init");
   return std::nullopt;
 }
 

@@ -29,6 +29,10 @@ class Renderer {
   /// Returns an error naming a missing shader file or a compile error.
   std::optional<std::string> init(const std::filesystem::path& shaderDir);
 
+  /// Loads the shader files again (hot reload). On an error the old programs stay in use and the
+  /// message names the file.
+  std::optional<std::string> reloadShaders();
+
   /// Uploads a mesh; valid until clearMeshes().
   MeshId addMesh(const MeshData& mesh);
   /// Frees every mesh (when the scene changes).
@@ -56,7 +60,9 @@ class Renderer {
   };
 
   void buildGrid();
+  std::optional<std::string> loadPrograms();
 
+  std::filesystem::path shaderDir_;
   unsigned meshProgram_ = 0, lineProgram_ = 0;
   int meshModel_ = -1, meshViewProj_ = -1, meshColor_ = -1, meshLight_ = -1;
   int lineModel_ = -1, lineViewProj_ = -1;
