@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "geometry/qhull_backend.h"
 #include "geometry_test_util.h"
 #include "tumble/hull.h"
 
@@ -98,7 +99,9 @@ void checkInvariants(const ConvexHull& hull, std::span<const Vec3> points) {
       const Vec3& r = v[static_cast<size_t>(f.vertices[(i + 2) % f.vertices.size()])];
       CHECK(glm::dot(glm::cross(q - p, r - q), f.normal) >= -tol * glm::length(q - p));
     }
-    for (const Vec3& p : points) CHECK(glm::dot(f.normal, p) <= f.offset + tol);
+    Real worst = std::numeric_limits<Real>::lowest();
+    for (const Vec3& p : points) worst = std::max(worst, glm::dot(f.normal, p) - f.offset);
+    CHECK(worst <= tol);  // every input point is inside every face plane
   }
   for (int c : faceCount) CHECK(c >= 3);
   for (const HullEdge& e : edges) {
@@ -189,6 +192,34 @@ TEST_CASE("hull merges coplanar points and drops edge, interior and duplicate po
   }
 }
 
+TEST_CASE("hull of a lattice: only the 8 corners survive", "[hull]") {
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 4; ++trial) {
+    Quat q = trial == 0 ? Quat(1, 0, 0, 0) : randomRotation(rng);
+    Real size = trial == 3 ? 1e-3 : 1.0;
+    Vec3 shift = trial >= 2 ? Vec3(-1e4, 5e3, 1e4) : Vec3(0.0);
+    std::vector<Vec3> points;
+    // Interior lattice points first, so the corners are not simply the first 8 indices.
+    for (int i = 9; i >= 0; --i) {
+      for (int j = 0; j < 10; ++j) {
+        for (int k = 9; k >= 0; --k) {
+          points.push_back(q * (size * Vec3(i / 9.0 - 0.5, j / 9.0 - 0.5, 0.6 * (k / 9.0))) +
+                           shift);
+        }
+      }
+    }
+    CAPTURE(trial);
+    auto hull = ConvexHull::build(points);
+    REQUIRE(hull.ok());
+    CHECK(hull->vertices().size() == 8);
+    CHECK(hull->faces().size() == 6);
+    CHECK(hull->edges().size() == 12);
+    checkInvariants(*hull, points);
+    CHECK_THAT(hull->massProperties(1.0).volume,
+               Catch::Matchers::WithinRel(0.6 * size * size * size, 1e-9));
+  }
+}
+
 TEST_CASE("hull invariants on random clouds", "[hull]") {
   std::mt19937_64 rng(2024);
   for (int trial = 0; trial < 40; ++trial) {
@@ -274,6 +305,8 @@ TEST_CASE("thin but solid sets build; Qhull prints nothing", "[hull]") {
   std::vector<Vec3> plane(slab);
   for (Vec3& p : plane) p.z = 0.0;
   auto flat = ConvexHull::build(plane);
+  // Straight to Qhull, past the builder's own checks: its error text comes back in the message.
+  auto raw = detail::runQhull(plane, 0.0);
   std::fflush(stdout);
   std::fflush(stderr);
   dup2(savedOut, 1);
@@ -287,6 +320,9 @@ TEST_CASE("thin but solid sets build; Qhull prints nothing", "[hull]") {
   REQUIRE(hull.ok());
   checkInvariants(*hull, slab);
   CHECK_FALSE(flat.ok());
+  REQUIRE_FALSE(raw.ok());
+  CHECK_THAT(raw.error(),
+             Catch::Matchers::Contains("Qhull failed") && Catch::Matchers::Contains("QH6154"));
 }
 
 TEST_CASE("hull is deterministic and thread-safe", "[hull]") {
