@@ -167,28 +167,21 @@ Expected<ConvexHull> ConvexHull::build(std::span<const Vec3> points) {
 
   // Canonical order (each cycle from its lowest vertex, faces sorted) so the result does not
   // depend on Qhull's internal facet order.
-  std::vector<std::vector<int>> cycles;
-  for (const auto& face : faces) {
+  std::vector<std::pair<std::vector<int>, Vec3>> cycles;
+  for (size_t f = 0; f < faces.size(); ++f) {
     std::vector<int> cycle;
-    for (int v : face) cycle.push_back(newIndex[static_cast<size_t>(v)]);
+    for (int v : faces[f]) cycle.push_back(newIndex[static_cast<size_t>(v)]);
     std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
-    cycles.push_back(std::move(cycle));
+    cycles.emplace_back(std::move(cycle), raw->normals[f]);
   }
-  std::sort(cycles.begin(), cycles.end());
+  std::sort(cycles.begin(), cycles.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
 
-  for (auto& cycle : cycles) {
+  for (auto& [cycle, normal] : cycles) {
     HullFace face;
-    // Newell's normal on centred coordinates (Real-Time Collision Detection, Ericson 12.4.1).
-    Vec3 n(0.0);
-    for (size_t i = 0; i < cycle.size(); ++i) {
-      Vec3 p = centered[static_cast<size_t>(hull.sourceIndices_[static_cast<size_t>(cycle[i])])];
-      Vec3 q = centered[static_cast<size_t>(
-          hull.sourceIndices_[static_cast<size_t>(cycle[(i + 1) % cycle.size()])])];
-      n += glm::cross(p, q);
-    }
-    Real length = glm::length(n);
-    if (!(length > 0.0)) return fail("a face has zero area");
-    face.normal = n / length;
+    // Qhull's hyperplane, not a normal recomputed from the polygon: for slivers (two vertices
+    // 1e-6 apart, one far away) Newell's sum loses about 1e-9 in direction, Qhull's 1e-15.
+    face.normal = normal;
     face.offset = -std::numeric_limits<Real>::max();
     for (int v : cycle) {
       face.offset =

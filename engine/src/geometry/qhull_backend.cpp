@@ -187,6 +187,7 @@ Expected<QhullFaces> runQhull(std::span<const Vec3> points, Real inputRoundoff) 
       std::reverse(cycle.begin(), cycle.end());
     }
     out.faces.push_back(std::move(cycle));
+    out.normals.push_back(qhullNormal);
   }
   return out;
 }

@@ -13,6 +13,7 @@ namespace tumble::detail {
 /// indices, counter-clockwise seen from outside.
 struct QhullFaces {
   std::vector<std::vector<int>> faces;
+  std::vector<Vec3> normals;  ///< Qhull's unit outward facet normals, one per face
 };
 
 /// Runs Qhull on `points` (already translated near the origin). `inputRoundoff` is the absolute
