@@ -1,0 +1,20 @@
+# Every scene of `tumble-demo --list-scenes` must start and run FRAMES frames headless.
+# Run with cmake -P -DDEMO=... -DFRAMES=...
+execute_process(COMMAND ${DEMO} --list-scenes RESULT_VARIABLE rc OUTPUT_VARIABLE listing)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tumble-demo --list-scenes failed (${rc})")
+endif()
+string(REGEX MATCHALL "(^|\n)[a-z0-9_]+" names "${listing}")
+list(LENGTH names count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no scenes listed:\n${listing}")
+endif()
+foreach(name IN LISTS names)
+  string(STRIP "${name}" name)
+  execute_process(COMMAND ${DEMO} --headless --scene ${name} --frames ${FRAMES}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "scene ${name} failed (exit ${rc}):\n${out}${err}")
+  endif()
+  message(STATUS "scene ${name}: ${FRAMES} frames ok")
+endforeach()
