@@ -13,6 +13,9 @@ namespace tumble {
 
 /// A polygonal face. `vertices` index ConvexHull::vertices() counter-clockwise seen from outside;
 /// the plane is dot(normal, x) = offset with the unit normal pointing out.
+/// `normal` is Qhull's hyperplane for the (merged) facet; `offset` is the largest
+/// dot(normal, v) over the face's vertices, so every vertex of the hull lies on or below the
+/// plane up to roundoff (about 1e-15 of the hull's size plus an ulp of its coordinates).
 struct HullFace {
   std::vector<int> vertices;
   Vec3 normal{0.0};
