@@ -46,6 +46,8 @@ class ConvexHull {
   /// Builds the hull of `points` (any order; duplicate and interior points are dropped).
   /// Fails, with a message saying which, on an empty set, NaN or infinite coordinates, or fewer
   /// than 4 non-coplanar points.
+  /// A set thinner than 1e-10 of its diameter (plus 16 ulps of its coordinates) counts as
+  /// coplanar, one narrower than that as collinear; the message gives the measured distances.
   /// Vertices keep the exact input coordinates and are numbered in input order; points within
   /// roundoff of a face or an edge are not vertices, and coplanar facets are merged into one
   /// polygon. Deterministic and thread-safe (Qhull's reentrant library, one state per call).
