@@ -11,6 +11,7 @@ namespace tumble::cli {
 std::span<const Command> commands() {
   static const Command kCommands[] = {
       {"help", "print this help", nullptr},
+      {"collide", "GJK/EPA and the LP test on pairs (JSON Lines)", [](Args a) { int runCollide(Args); return runCollide(a); }},
   };
   return std::span<const Command>(kCommands).subspan(1);  // "help" is handled by main
 }

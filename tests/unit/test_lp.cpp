@@ -131,12 +131,12 @@ TEST_CASE("LP: the one-point shortcut compares absolute differences", "[lp]") {
   CHECK(r.objective == Approx(2.0));
   CHECK_FALSE(lpIntersect(std::span<const Vec3>(&q, 1), std::span<const Vec3>(&p, 1), s).intersect);
   CHECK(lpIntersect(std::span<const Vec3>(&q, 1), std::span<const Vec3>(&q, 1), s).intersect);
-  // Equal to relative precision epsilon: one point.
-  const Vec3 far{1e4, -2e4, 3e4}, near = far + Vec3{1e-8, 0.0, 0.0};
-  CHECK(lpIntersect(std::span<const Vec3>(&far, 1), std::span<const Vec3>(&near, 1), s).intersect);
-  const Vec3 apart = far + Vec3{0.0, 0.0, -1e-3};
-  CHECK_FALSE(
-      lpIntersect(std::span<const Vec3>(&far, 1), std::span<const Vec3>(&apart, 1), s).intersect);
+  // Relative to the pair's own size, any difference separates two points, even far from the origin.
+  const Vec3 far{1e4, -2e4, 3e4}, near = far + Vec3{0.0, 3.637978807091713e-12, 0.0};
+  LpResult tiny = lpIntersect(std::span<const Vec3>(&far, 1), std::span<const Vec3>(&near, 1), s);
+  CHECK_FALSE(tiny.intersect);
+  CHECK(tiny.scale > 0.0);
+  CHECK(lpIntersect(std::span<const Vec3>(&far, 1), std::span<const Vec3>(&far, 1), s).intersect);
 }
 
 TEST_CASE("LP: point in polytope and polytope subset", "[lp]") {

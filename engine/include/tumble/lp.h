@@ -13,16 +13,21 @@
 /// building the LP every point is translated by the centre c of the bounding box of both sets
 /// and divided by its half-extent h (the largest half side): coordinates lie in [-1, 1]. All
 /// tolerances are relative to that normalised problem, i.e. to h: `lp.epsilon` is the zero of
-/// the objective (intersect when objective <= epsilon) and of pivot elements. An intersect
+/// the objective (intersect when objective <= epsilon) and, divided by 4, of reduced costs; pivot
+/// elements below 1e-9 count as zero. An intersect
 /// verdict implies a Euclidean distance <= sqrt(3) * epsilon * h between the sets (see lp.cpp).
-/// When h <= epsilon * M (M the largest world coordinate magnitude, so every point agrees with
-/// every other to relative precision epsilon) the sets are one point and intersect; this is also
-/// the article's one-point shortcut, done with absolute differences.
+/// When h = 0 every point is the same point and the sets intersect. Two distinct single points are
+/// separated with objective 2 without building the LP: relative to the pair's own size (h is
+/// half their largest coordinate difference) they are as far apart as points can be. This is the
+/// article's one-point shortcut with absolute differences; the article compared signed ones,
+/// which called (0,0,0) and (5,5,5) equal.
 ///
 /// The simplex method starts from the slack basis (x = 0), prices with Dantzig's rule while the
-/// objective decreases and with Bland's rule (lowest index enters, lowest index leaves on ties)
-/// after any degenerate pivot, which keeps it from cycling; `LpPricing::Bland` uses Bland's rule
-/// throughout. It is a revised simplex with the explicit k x k basis inverse (k <= 5), the dense
+/// objective decreases and with Bland's rule (lowest index enters; among the rows tied in the
+/// ratio test, the lowest basic index leaves, skipping pivots under 1% of the largest) after any
+/// degenerate pivot, which keeps it from cycling; `LpPricing::Bland` uses Bland's rule
+/// throughout. The ratio test is Harris's two-pass test. It is a revised simplex with the
+/// explicit k x k basis inverse (k <= 5), the dense
 /// tableau of the slack columns, so one pivot costs O(k m) for pricing plus O(k^2).
 ///
 /// Inputs are point sets of at least one point each with finite coordinates. An empty set

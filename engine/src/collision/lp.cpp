@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace tumble {
 namespace {
@@ -17,7 +18,14 @@ namespace {
 // dist <= sqrt(3) eps h. Conversely at an intersecting pair the minimum is 0, and stopping with all
 // reduced costs >= -eps/4 leaves an objective <= eps/2 (the structurals sum to <= 2).
 
+constexpr Real kPivotZero = 1e-9;   // smaller pivot elements (normalised data) count as 0
+constexpr Real kAlphaZero = 1e-14;  // rows with a smaller alpha do not bound the step
+constexpr Real kPrimalTol = 1e-12;  // Harris's delta: x_B may dip this far below 0
+// Smallest pivot Bland's rule may take in a tie, relative to the largest candidate.
+constexpr Real kBlandRelativePivot = 1e-2;
 constexpr int kRefactorPeriod = 32;  // pivots between recomputations of the basis inverse
+// Consecutive degenerate pivots after which Bland's rule takes over (until the objective drops).
+constexpr int kDegenerateRunForBland = 1;
 
 // Normalised LP data: coordinates of column j in coords[d * m + j] (S columns +s, T columns -t);
 // column j < nA has a 1 in convexity row n, the others in row n + 1.
@@ -36,7 +44,6 @@ class Simplex {
   Simplex(const Problem<N>& p, Real eps, int maxPivots, LpPricing pricing)
       : p_(p), eps_(eps), maxPivots_(maxPivots), pricing_(pricing) {
     tolDual_ = std::max(0.25 * eps, 1e-13);
-    tolPivot_ = std::max(eps, 1e-12);
     tolDegenerate_ = 1e-3 * eps;
     for (int i = 0; i < K; ++i) {
       for (int l = 0; l < K; ++l) binv_[i][l] = i == l ? 1.0 : 0.0;
@@ -49,6 +56,7 @@ class Simplex {
     LpResult r;
     bool bland = pricing_ == LpPricing::Bland;
     Real objective = objectiveValue();
+    int degenerateRun = 0;
     for (;;) {
       if (objective <= eps_) break;  // the zero: intersect, no need to go on (article's loop test)
       if (r.pivots >= maxPivots_) {
@@ -56,23 +64,33 @@ class Simplex {
         break;
       }
       computeDuals();
-      int q = bland ? priceBland() : priceDantzig();
+      int q = bland ? priceBland(0) : priceDantzig();
       if (q < 0) break;  // every reduced cost >= -tolDual: optimal
       std::array<Real, K> alpha = column(q);
       int row = ratioTest(alpha, bland);
-      // The feasible set is bounded, so an improving column always has a positive pivot in exact
-      // arithmetic; none above the pivot zero means the reduced cost was rounding noise.
-      if (row < 0) break;
+      // The feasible set is bounded, so an improving column has a positive pivot in exact
+      // arithmetic. None above the pivot zero means the column's reduced cost is rounding noise
+      // (pivoting on it would wreck the basis): reject it and take the next one by Bland's rule.
+      while (row < 0) {
+        q = priceBland(q + 1);
+        if (q < 0) break;
+        alpha = column(q);
+        row = ratioTest(alpha, true);
+      }
+      if (q < 0) break;  // no usable improving column: optimal to working precision
       Real theta = xb_[row] / alpha[row];
+      if (std::getenv("LP_TRACE") && r.pivots < 40)
+        std::fprintf(stderr,
+                     "piv %d q %d row %d leave %d alpha %.3g theta %.3g obj %.17g bland %d xb %g "
+                     "%g %g %g %g\n",
+                     r.pivots, q, row, basic_[row], alpha[row], theta, objective, (int)bland,
+                     xb_[0], xb_[1], xb_[2], xb_[3], xb_[4]);
       pivot(row, q, alpha);
       ++r.pivots;
       if (r.pivots % kRefactorPeriod == 0) refactor();
       objective = objectiveValue();
-      if (pricing_ == LpPricing::DantzigBland) bland = theta <= tolDegenerate_;
-    }
-    if (r.pivots > 0 && r.pivots % kRefactorPeriod != 0) {
-      refactor();
-      objective = objectiveValue();
+      degenerateRun = theta <= tolDegenerate_ ? degenerateRun + 1 : 0;
+      if (pricing_ == LpPricing::DantzigBland) bland = degenerateRun >= kDegenerateRunForBland;
     }
     r.objective = objective;
     r.intersect = objective <= eps_;
@@ -112,21 +130,60 @@ class Simplex {
     return -s;
   }
 
+  // The most negative reduced cost. Per set this is a support query: the S column maximising
+  // y_c . s_j and the T column maximising y_c . (-t_j). The maximum is found branch-free with four
+  // independent lanes, then the first column reaching it (the same expression, so the same
+  // rounding): ties go to the lowest index, as in a plain scan.
+  Real dot(int j) const {
+    Real v = y_[0] * p_.coords[j] + y_[1] * p_.coords[p_.m + j];
+    if constexpr (N == 3) v += y_[2] * p_.coords[2 * p_.m + j];
+    return v;
+  }
+
+  int argmaxDot(int lo, int hi, Real& best) const {
+    if (lo >= hi) return -1;
+    Real m0 = dot(lo), m1 = m0, m2 = m0, m3 = m0;
+    int j = lo + 1;
+    for (; j + 4 <= hi; j += 4) {
+      m0 = std::max(m0, dot(j));
+      m1 = std::max(m1, dot(j + 1));
+      m2 = std::max(m2, dot(j + 2));
+      m3 = std::max(m3, dot(j + 3));
+    }
+    for (; j < hi; ++j) m0 = std::max(m0, dot(j));
+    best = std::max(std::max(m0, m1), std::max(m2, m3));
+    for (j = lo; j < hi; ++j)
+      if (dot(j) == best) return j;
+    return lo;  // unreachable: best is one of the dots
+  }
+
+  // The same excluding basic columns (their reduced costs are 0 up to rounding): the rare case
+  // where the branch-free maximum landed on one.
+  int argmaxDotNonbasic(int lo, int hi, Real& best) const {
+    int idx = -1;
+    for (int j = lo; j < hi; ++j) {
+      if (isBasic(j)) continue;
+      Real v = dot(j);
+      if (idx < 0 || v > best) {
+        best = v;
+        idx = j;
+      }
+    }
+    return idx;
+  }
+
   int priceDantzig() const {
     int q = -1;
     Real best = -tolDual_;
-    const Real* c[N];
-    for (int d = 0; d < N; ++d) c[d] = p_.coords + d * p_.m;
     for (int part = 0; part < 2; ++part) {
       int lo = part == 0 ? 0 : p_.nA, hi = part == 0 ? p_.nA : p_.m;
-      Real y0 = y_[N + part];
-      for (int j = lo; j < hi; ++j) {
-        Real s = y0;
-        for (int d = 0; d < N; ++d) s += y_[d] * c[d][j];
-        if (-s < best) {
-          best = -s;
-          q = j;
-        }
+      Real dot = 0.0;
+      int j = argmaxDot(lo, hi, dot);
+      Real d = -(y_[N + part] + dot);
+      if (j >= 0 && isBasic(j)) j = argmaxDotNonbasic(lo, hi, dot), d = -(y_[N + part] + dot);
+      if (j >= 0 && d < best) {
+        best = d;
+        q = j;
       }
     }
     for (int l = 0; l < K; ++l) {
@@ -139,11 +196,13 @@ class Simplex {
     return q;
   }
 
-  int priceBland() const {
-    for (int j = 0; j < p_.m + K; ++j) {
+  int priceBland(int start) const {
+    for (int j = start; j < p_.m + K; ++j) {
       if (j >= p_.m && isBasic(j)) continue;
       Real d = reducedCost(j);
-      if (d < -tolDual_) return j;
+      // A basic column's reduced cost is 0 up to rounding; an ill-conditioned basis can make the
+      // rounding exceed the tolerance, and pivoting a basic column on itself would cycle.
+      if (d < -tolDual_ && !isBasic(j)) return j;
     }
     return -1;
   }
@@ -164,23 +223,28 @@ class Simplex {
     return a;
   }
 
-  // Minimum ratio x_B / alpha over alpha > tolPivot; ties (within eps) go to the lowest basic index
-  // under Bland's rule, to the largest pivot element otherwise.
+  // Harris's two-pass ratio test (Harris 1973): the step bound theta_max = min (x_i + delta) /
+  // alpha_i over alpha_i > tolPivot, then among the rows whose ratio is within it the pivot:
+  // the largest alpha (stability), or under Bland's rule the lowest basic index among the rows
+  // whose alpha is at least kBlandRelativePivot of the largest. Plain Bland would take a 1e-6
+  // pivot over a 1.0 one in a degenerate tie, and the basis inverse would never recover.
   int ratioTest(const std::array<Real, K>& alpha, bool bland) const {
+    Real thetaMax = std::numeric_limits<Real>::max();
+    for (int i = 0; i < K; ++i)
+      if (alpha[i] > kAlphaZero) thetaMax = std::min(thetaMax, (xb_[i] + kPrimalTol) / alpha[i]);
+    Real maxAlpha = 0.0;
+    for (int i = 0; i < K; ++i)
+      if (alpha[i] > kPivotZero && xb_[i] / alpha[i] <= thetaMax)
+        maxAlpha = std::max(maxAlpha, alpha[i]);
+    if (maxAlpha == 0.0) return -1;
     int row = -1;
-    Real best = 0.0;
     for (int i = 0; i < K; ++i) {
-      if (alpha[i] <= tolPivot_) continue;
-      Real ratio = xb_[i] / alpha[i];
-      if (row < 0 || ratio < best - eps_) {
-        row = i;
-        best = ratio;
-      } else if (ratio <= best + eps_) {
-        bool better = bland ? basic_[i] < basic_[row] : alpha[i] > alpha[row];
-        if (better) {
+      if (alpha[i] <= kPivotZero || xb_[i] / alpha[i] > thetaMax) continue;
+      if (bland) {
+        if (alpha[i] >= kBlandRelativePivot * maxAlpha && (row < 0 || basic_[i] < basic_[row]))
           row = i;
-          best = std::min(best, ratio);
-        }
+      } else if (alpha[i] == maxAlpha) {
+        return i;
       }
     }
     return row;
@@ -242,7 +306,7 @@ class Simplex {
   Real eps_;
   int maxPivots_;
   LpPricing pricing_;
-  Real tolDual_ = 0.0, tolPivot_ = 0.0, tolDegenerate_ = 0.0;
+  Real tolDual_ = 0.0, tolDegenerate_ = 0.0;
   Real binv_[K][K];
   std::array<Real, K> xb_{};
   std::array<Real, K> y_{};
@@ -254,10 +318,10 @@ LpWorkspace& defaultWorkspace(const LpOptions& options) {
   return options.workspace != nullptr ? *options.workspace : ws;
 }
 
-// Builds the normalised problem from points given relative to a provisional origin `o` (world =
-// rel + o) by `relA(i)` / `relB(j)`, then solves it.
+// Builds the normalised problem from points given relative to some provisional origin by
+// `relA(i)` / `relB(j)`, then solves it.
 template <int N, class VecN, class RelA, class RelB>
-LpResult solve(int nA, int nB, const VecN& o, RelA relA, RelB relB, const Settings::Lp& settings,
+LpResult solve(int nA, int nB, RelA relA, RelB relB, const Settings::Lp& settings,
                const LpOptions& options) {
   LpResult r;
   if (nA == 0 || nB == 0) return r;  // nothing to collide with: objective 2, separated
@@ -281,15 +345,13 @@ LpResult solve(int nA, int nB, const VecN& o, RelA relA, RelB relB, const Settin
   for (int j = 0; j < nB; ++j) store(nA + j, relB(j));
 
   VecN centre = 0.5 * (lo + hi);
-  Real h = 0.0, magnitude = 0.0;
-  for (int d = 0; d < N; ++d) {
-    h = std::max(h, 0.5 * (hi[d] - lo[d]));
-    magnitude = std::max({magnitude, std::abs(lo[d] + o[d]), std::abs(hi[d] + o[d])});
-  }
+  Real h = 0.0;
+  for (int d = 0; d < N; ++d) h = std::max(h, 0.5 * (hi[d] - lo[d]));
   r.scale = h;
-  // All points agree to relative precision epsilon: one point, which intersects itself. This is
-  // the article's one-point shortcut, with absolute differences.
-  if (h <= settings.epsilon * magnitude || h == 0.0) {
+  // Every point is the same point: it intersects itself. Relative to the pair's own size any
+  // other difference is a full separation, which is what the article's one-point shortcut
+  // should say (it compared signed differences, so (0,0,0) "equalled" (5,5,5)).
+  if (h == 0.0) {
     r.intersect = true;
     r.objective = 0.0;
     return r;
@@ -324,8 +386,8 @@ LpResult lpIntersect(std::span<const Vec3> a, const Transform& xa, std::span<con
   // exactly (Sterbenz) and far offsets cost no precision.
   const Vec3 o = xa.apply(a[0]);
   const Vec3 da = xa.position - o, db = xb.position - o;
-  return solve<3>(
-      static_cast<int>(a.size()), static_cast<int>(b.size()), o,
+  return solve<3, Vec3>(
+      static_cast<int>(a.size()), static_cast<int>(b.size()),
       [&](int i) { return xa.rotate(a[static_cast<size_t>(i)]) + da; },
       [&](int j) { return xb.rotate(b[static_cast<size_t>(j)]) + db; }, settings, options);
 }
@@ -334,8 +396,8 @@ LpResult lpIntersect(std::span<const Vec3> a, std::span<const Vec3> b, const Set
                      const LpOptions& options) {
   if (a.empty() || b.empty()) return LpResult{};
   const Vec3 o = a[0];
-  return solve<3>(
-      static_cast<int>(a.size()), static_cast<int>(b.size()), o,
+  return solve<3, Vec3>(
+      static_cast<int>(a.size()), static_cast<int>(b.size()),
       [&](int i) { return a[static_cast<size_t>(i)] - o; },
       [&](int j) { return b[static_cast<size_t>(j)] - o; }, settings, options);
 }
@@ -344,8 +406,8 @@ LpResult lpIntersect2d(std::span<const glm::dvec2> a, std::span<const glm::dvec2
                        const Settings::Lp& settings, const LpOptions& options) {
   if (a.empty() || b.empty()) return LpResult{};
   const glm::dvec2 o = a[0];
-  return solve<2>(
-      static_cast<int>(a.size()), static_cast<int>(b.size()), o,
+  return solve<2, glm::dvec2>(
+      static_cast<int>(a.size()), static_cast<int>(b.size()),
       [&](int i) { return a[static_cast<size_t>(i)] - o; },
       [&](int j) { return b[static_cast<size_t>(j)] - o; }, settings, options);
 }

@@ -1,0 +1,109 @@
+// tumble-cli collide FILE|-: GJK/EPA and the LP test on each pair of a JSON Lines file, in the
+// collide format (DESIGN.md, "Collision queries"; tumble/collide_format.h).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "commands.h"
+#include "tumble/collide_format.h"
+#include "tumble/crosscheck.h"
+#include "tumble/settings.h"
+
+namespace tumble::cli {
+namespace {
+
+constexpr const char* kHelp =
+    "usage: tumble-cli collide [--set key=value]... FILE|-\n"
+    "Answers collision queries: one JSON object per input line (FILE, or stdin for '-'),\n"
+    "  {\"id\": \"p1\", \"a\": [[x,y,z], ...], \"b\": [[x,y,z], ...]}\n"
+    "each set being the convex hull of its world-space points (1 or more). Prints one line per\n"
+    "input line, in order:\n"
+    "  {\"id\": \"p1\", \"gjk\": {\"intersect\": true, \"depth\": 0.12, \"iterations\": 7,\n"
+    "   \"status\": \"ok\"}, \"lp\": {\"intersect\": true, \"objective\": 0.0, \"pivots\": 5,\n"
+    "   \"status\": \"ok\"}, \"agree\": true}\n"
+    "'distance' replaces 'depth' when separated; status is ok, max_iterations or max_pivots;\n"
+    "agree is true when the verdicts match or the distance/depth is inside the tolerance band.\n"
+    "A bad line prints {\"line\": N, \"error\": \"...\"} and 'collide: line N: ...' on stderr;\n"
+    "the key 'truth' is ignored, other unknown keys are errors.\n"
+    "Exit status: 0, 1 for a usage error, 2 if a line was bad or FILE cannot be read.\n"
+    "\noptions:\n"
+    "  --set key=value   change a setting (gjk.tolerance, gjk.max_iterations, epa.tolerance,\n"
+    "                    epa.max_iterations, lp.epsilon, lp.max_pivots, ...)\n"
+    "  --help            print this help\n";
+
+int usage(const std::string& message) {
+  std::fprintf(stderr, "collide: %s\n%s", message.c_str(), kHelp);
+  return 1;
+}
+
+int runStream(std::istream& in, const Settings& settings) {
+  bool bad = false;
+  std::string line;
+  long number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string out;
+    if (line.find_first_not_of(" \t") == std::string::npos) {
+      out = formatCollideError(number, "empty line: expected a JSON object");
+      std::fprintf(stderr, "collide: line %ld: empty line: expected a JSON object\n", number);
+      bad = true;
+    } else if (auto q = parseCollideQuery(line); !q) {
+      out = formatCollideError(number, q.error());
+      std::fprintf(stderr, "collide: line %ld: %s\n", number, q.error().c_str());
+      bad = true;
+    } else {
+      out = formatCollideResult(q->id, crossCheck(q->a, q->b, settings));
+    }
+    std::fputs(out.c_str(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+  }
+  return bad ? 2 : 0;
+}
+
+}  // namespace
+
+int runCollide(Args args) {
+  Settings settings;
+  std::string file;
+  bool haveFile = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+    if (arg == "--set" || arg.rfind("--set=", 0) == 0) {
+      std::string assignment;
+      if (arg == "--set") {
+        if (i + 1 >= args.size()) return usage("--set needs key=value");
+        assignment = args[++i];
+      } else {
+        assignment = arg.substr(6);
+      }
+      if (auto err = setSettingAssignment(settings, assignment)) {
+        std::fprintf(stderr, "collide: --set %s: %s\n", assignment.c_str(), err->c_str());
+        return 1;
+      }
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') return usage("unknown option '" + arg + "'");
+    if (haveFile) return usage("one FILE expected, got '" + file + "' and '" + arg + "'");
+    file = arg;
+    haveFile = true;
+  }
+  if (!haveFile) return usage("missing FILE (use '-' for stdin)");
+  if (file == "-") return runStream(std::cin, settings);
+  std::ifstream in(file);
+  if (!in) {
+    std::fprintf(stderr, "collide: cannot open %s: %s\n", file.c_str(), std::strerror(errno));
+    return 2;
+  }
+  return runStream(in, settings);
+}
+
+}  // namespace tumble::cli

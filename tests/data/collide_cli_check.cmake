@@ -1,0 +1,28 @@
+# Runs `tumble-cli collide INPUT` and checks it: exit status EXPECT_RC, one output line per input
+# line, no "agree": false, and (when EXPECT_ERRORS is set) exactly that many error lines.
+# Used by the CTest tests at the end of tests/CMakeLists.txt.
+execute_process(COMMAND ${CLI} collide ${INPUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT rc EQUAL EXPECT_RC)
+  message(FATAL_ERROR "collide ${INPUT}: exit status ${rc}, expected ${EXPECT_RC}\n${err}")
+endif()
+file(STRINGS ${INPUT} in_lines)
+string(REGEX MATCHALL "[^\n]*\n" out_lines "${out}")
+list(LENGTH in_lines n_in)
+list(LENGTH out_lines n_out)
+if(NOT n_in EQUAL n_out)
+  message(FATAL_ERROR "collide ${INPUT}: ${n_out} output lines for ${n_in} input lines")
+endif()
+if(out MATCHES "\"agree\": false")
+  message(FATAL_ERROR "collide ${INPUT}: a pair disagrees:\n${out}")
+endif()
+if(DEFINED EXPECT_ERRORS)
+  string(REGEX MATCHALL "\"error\": " errors "${out}")
+  list(LENGTH errors n_err)
+  if(NOT n_err EQUAL EXPECT_ERRORS)
+    message(FATAL_ERROR "collide ${INPUT}: ${n_err} error lines, expected ${EXPECT_ERRORS}")
+  endif()
+  if(NOT err MATCHES "collide: line [0-9]+: ")
+    message(FATAL_ERROR "collide ${INPUT}: no 'collide: line N:' message on stderr:\n${err}")
+  endif()
+endif()
