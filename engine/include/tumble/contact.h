@@ -34,7 +34,10 @@ struct Manifold {
   Real restitution = 0.0;  ///< mixed: max(ra, rb)
   int pointCount = 0;
   ContactPoint points[4];
-  GjkSimplex cache;          ///< GJK warm start for the next step
+  /// Friction acts at the centre of the points (two tangents) and as a twist about the normal.
+  Real frictionImpulse[2] = {0.0, 0.0};  ///< N s along tangent1, tangent2
+  Real twistImpulse = 0.0;               ///< N m s about the normal
+  GjkSimplex cache;                      ///< GJK warm start for the next step
   bool overlapping = false;  ///< GJK's verdict for the shapes (not the speculative points)
   Real distance = 0.0;       ///< m, GJK distance when separated, minus EPA depth when overlapping
   int gjkIterations = 0;

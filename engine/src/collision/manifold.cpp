@@ -18,6 +18,12 @@ constexpr uint32_t kSinglePointId = 0xFFFFFFFFu;
 // Below this cosine between a face normal and the contact normal the face does not support the
 // contact (a sliver face seen edge-on); the single closest-point contact is used instead.
 constexpr Real kMinFaceAlignment = 0.05;
+// Above this cosine (about 5.7 degrees) the contact is a face contact and the reference face's
+// normal replaces EPA's; B is the reference only when clearly better aligned than A.
+constexpr Real kSnapAlignment = 0.995;
+constexpr Real kReferenceBias = 1e-3;
+constexpr Real kMatchDistance = 0.02;   // m
+constexpr Real kKeepFrictionCos = 0.9;  // friction is carried over while the normal turns less
 
 struct ClipVertex {
   Vec3 p;
@@ -116,6 +122,43 @@ void setPoint(ContactPoint& cp, const Body& a, const Body& b, const Candidate& c
   cp.id = c.id;
 }
 
+// Clips the incident face polygon against the side planes of the reference face, the planes
+// through each reference edge containing `dir` (unit, out of the reference body). Each clipped
+// point q lies on the incident face; its separation is measured along `dir` to the reference
+// face's plane. Candidates come out as (onA = point on reference, onB = point on incident).
+void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexHull& inc,
+               const Transform& xi, int fi, const Vec3& dir, Real speculative, int faceA, int faceB,
+               std::vector<Candidate>& out) {
+  static thread_local std::vector<ClipVertex> poly, tmp;
+  const auto& vi = inc.faces()[fi].vertices;
+  poly.clear();
+  for (size_t i = 0; i < vi.size(); ++i)
+    poly.push_back(
+        {xi.apply(inc.vertices()[vi[i]]), makeId(faceA, faceB, -1, static_cast<uint32_t>(i))});
+  const auto& vr = ref.faces()[fr].vertices;
+  Vec3 centroid(0.0);
+  for (int v : vr) centroid += xr.apply(ref.vertices()[v]);
+  centroid /= static_cast<Real>(vr.size());
+  for (size_t k = 0; k < vr.size() && !poly.empty(); ++k) {
+    const Vec3 p0 = xr.apply(ref.vertices()[vr[k]]);
+    const Vec3 p1 = xr.apply(ref.vertices()[vr[(k + 1) % vr.size()]]);
+    Vec3 side = glm::cross(dir, p1 - p0);
+    if (glm::dot(side, centroid - p0) < 0.0) side = -side;
+    const Real sl = glm::length(side);
+    if (!(sl > 0.0)) continue;
+    side /= sl;
+    clipPolygon(poly, side, glm::dot(side, p0), faceA, faceB, static_cast<int>(k), tmp);
+    poly.swap(tmp);
+  }
+  const Vec3 nr = xr.rotate(ref.faces()[fr].normal);
+  const Real align = glm::dot(nr, dir);
+  const Vec3 r0 = xr.apply(ref.vertices()[vr[0]]);
+  for (const ClipVertex& q : poly) {
+    const Real sep = glm::dot(q.p - r0, nr) / align;
+    if (sep <= speculative) out.push_back({q.p - sep * dir, q.p, sep, q.id});
+  }
+}
+
 }  // namespace
 
 void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
@@ -177,7 +220,6 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
   m.normal = normal;
   tangentBasis(normal, m.tangent1, m.tangent2);
 
-  static thread_local std::vector<ClipVertex> poly, tmp;
   static thread_local std::vector<Candidate> cand;
   cand.clear();
   const ConvexHull& ha = *a.shape;
@@ -186,33 +228,24 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
   const int fb = supportFace(hb, xb.rotation, -normal);
   const Vec3 na = xa.rotate(ha.faces()[fa].normal);
   const Vec3 nb = xb.rotate(hb.faces()[fb].normal);
-  const Real alignA = glm::dot(na, normal);
-  if (alignA > kMinFaceAlignment && -glm::dot(nb, normal) > kMinFaceAlignment) {
-    const auto& vb = hb.faces()[fb].vertices;
-    poly.clear();
-    for (size_t i = 0; i < vb.size(); ++i)
-      poly.push_back(
-          {xb.apply(hb.vertices()[vb[i]]), makeId(fa, fb, -1, static_cast<uint32_t>(i))});
-    const auto& va = ha.faces()[fa].vertices;
-    Vec3 centroid(0.0);
-    for (int v : va) centroid += xa.apply(ha.vertices()[v]);
-    centroid /= static_cast<Real>(va.size());
-    for (size_t k = 0; k < va.size() && !poly.empty(); ++k) {
-      const Vec3 p0 = xa.apply(ha.vertices()[va[k]]);
-      const Vec3 p1 = xa.apply(ha.vertices()[va[(k + 1) % va.size()]]);
-      Vec3 side = glm::cross(normal, p1 - p0);
-      if (glm::dot(side, centroid - p0) < 0.0) side = -side;
-      const Real sl = glm::length(side);
-      if (!(sl > 0.0)) continue;
-      side /= sl;
-      clipPolygon(poly, side, glm::dot(side, p0), fa, fb, static_cast<int>(k), tmp);
-      poly.swap(tmp);
+  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
+  if (std::max(alignA, alignB) > kSnapAlignment) {
+    // Face contact: the better aligned face is the reference and its normal the contact normal,
+    // so resting contacts do not inherit EPA's small normal noise. A wins near-ties.
+    if (alignA >= alignB - kReferenceBias) {
+      normal = na;
+      clipFaces(ha, xa, fa, hb, xb, fb, na, speculative, fa, fb, cand);
+    } else {
+      normal = -nb;
+      clipFaces(hb, xb, fb, ha, xa, fa, nb, speculative, fa, fb, cand);
+      for (Candidate& c : cand) std::swap(c.onA, c.onB);
     }
-    const Vec3 a0 = xa.apply(ha.vertices()[va[0]]);
-    for (const ClipVertex& q : poly) {
-      const Real sep = glm::dot(q.p - a0, na) / alignA;
-      if (sep <= speculative) cand.push_back({q.p - sep * normal, q.p, sep, q.id});
-    }
+    m.normal = normal;
+    tangentBasis(normal, m.tangent1, m.tangent2);
+  } else if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
+    // Edge-like contact: keep GJK/EPA's normal and clip B's face against A's in projection along
+    // it.
+    clipFaces(ha, xa, fa, hb, xb, fb, normal, speculative, fa, fb, cand);
   }
   if (cand.empty()) cand.push_back({witnessA, witnessB, separation, kSinglePointId});
   reduce(cand, normal);
@@ -220,21 +253,35 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
   m.pointCount = static_cast<int>(cand.size());
   for (int i = 0; i < m.pointCount; ++i) setPoint(m.points[i], a, b, cand[i]);
 
-  // Warm start: carry impulses of matching feature ids; friction impulses are re-expressed in
-  // the new tangent basis.
-  if (previous) {
+  // Warm start: carry the normal impulse of the old point with the same feature id, else of the
+  // nearest old point within kMatchDistance in B's frame (clipping ids flicker when faces are
+  // flush). The manifold's friction is re-expressed in the new tangent basis.
+  if (previous && previous->pointCount > 0 && m.pointCount > 0) {
+    bool used[4] = {false, false, false, false};
     for (int i = 0; i < m.pointCount; ++i) {
       ContactPoint& cp = m.points[i];
+      int match = -1;
+      Real best = kMatchDistance * kMatchDistance;
       for (int j = 0; j < previous->pointCount; ++j) {
-        const ContactPoint& old = previous->points[j];
-        if (old.id != cp.id) continue;
-        cp.normalImpulse = old.normalImpulse;
-        const Vec3 ft =
-            old.tangentImpulse[0] * previous->tangent1 + old.tangentImpulse[1] * previous->tangent2;
-        cp.tangentImpulse[0] = glm::dot(ft, m.tangent1);
-        cp.tangentImpulse[1] = glm::dot(ft, m.tangent2);
-        break;
+        if (used[j]) continue;
+        if (previous->points[j].id == cp.id) {
+          match = j;
+          break;
+        }
+        const Vec3 d = previous->points[j].localB - cp.localB;
+        if (glm::dot(d, d) < best) best = glm::dot(d, d), match = j;
       }
+      if (match >= 0) {
+        used[match] = true;
+        cp.normalImpulse = previous->points[match].normalImpulse;
+      }
+    }
+    if (glm::dot(previous->normal, m.normal) > kKeepFrictionCos) {
+      const Vec3 ft = previous->frictionImpulse[0] * previous->tangent1 +
+                      previous->frictionImpulse[1] * previous->tangent2;
+      m.frictionImpulse[0] = glm::dot(ft, m.tangent1);
+      m.frictionImpulse[1] = glm::dot(ft, m.tangent2);
+      m.twistImpulse = previous->twistImpulse;
     }
   }
 }

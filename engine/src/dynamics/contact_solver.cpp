@@ -21,6 +21,7 @@ namespace tumble {
 namespace {
 
 constexpr Real kMaxCorrection = 0.2;  // m per position pass, keeps deep overlaps from exploding
+constexpr int kBlockSweeps = 6;       // inner sweeps of the per-manifold normal solve
 
 Real effectiveMass(const SolverBody& a, const SolverBody& b, const Vec3& rA, const Vec3& rB,
                    const Vec3& dir) {
@@ -104,8 +105,6 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
       p.rA = A.rotation * cp.localA;
       p.rB = B.rotation * cp.localB;
       p.normalMass = effectiveMass(sa, sb, p.rA, p.rB, c.normal);
-      p.tangentMass[0] = effectiveMass(sa, sb, p.rA, p.rB, c.t1);
-      p.tangentMass[1] = effectiveMass(sa, sb, p.rA, p.rB, c.t2);
       p.relativeVelocity = glm::dot(relativeVelocity(sa, sb, p.rA, p.rB), c.normal);
       const Real sep = cp.separation;
       if (sep > 0.0) {
@@ -113,12 +112,49 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
       } else if (baumgarteInVelocity_) {
         p.bias = contact_.baumgarte * std::min(0.0, sep + contact_.slop) / h;
       }
-      if (warmStarting_) {
-        p.normalImpulse = cp.normalImpulse;
-        p.tangentImpulse[0] = cp.tangentImpulse[0];
-        p.tangentImpulse[1] = cp.tangentImpulse[1];
-      }
+      if (warmStarting_) p.normalImpulse = cp.normalImpulse;
     }
+    for (int k = 0; k < c.count; ++k) c.rAc += c.p[k].rA, c.rBc += c.p[k].rB;
+    c.rAc /= static_cast<Real>(c.count);
+    c.rBc /= static_cast<Real>(c.count);
+    for (int k = 0; k < c.count; ++k) {
+      const Vec3 d = c.p[k].rB - c.rBc;
+      c.twistArm += glm::length(d - glm::dot(d, c.normal) * c.normal) / static_cast<Real>(c.count);
+    }
+    {
+      const Vec3 t[2] = {c.t1, c.t2};
+      Real kt[2][2];
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) {
+          const Vec3 ai = glm::cross(c.rAc, t[i]), aj = glm::cross(c.rAc, t[j]);
+          const Vec3 bi = glm::cross(c.rBc, t[i]), bj = glm::cross(c.rBc, t[j]);
+          kt[i][j] = (i == j ? sa.invMass + sb.invMass : 0.0) + glm::dot(ai, sa.invI * aj) +
+                     glm::dot(bi, sb.invI * bj);
+        }
+      const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
+      if (det > 0.0) {
+        c.tangentInv[0][0] = kt[1][1] / det;
+        c.tangentInv[1][1] = kt[0][0] / det;
+        c.tangentInv[0][1] = -kt[0][1] / det;
+        c.tangentInv[1][0] = -kt[1][0] / det;
+      }
+      const Real kTwist =
+          glm::dot(c.normal, sa.invI * c.normal) + glm::dot(c.normal, sb.invI * c.normal);
+      c.twistMass = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
+    }
+    if (warmStarting_) {
+      c.frictionImpulse[0] = m.frictionImpulse[0];
+      c.frictionImpulse[1] = m.frictionImpulse[1];
+      c.twistImpulse = m.twistImpulse;
+    }
+    // The manifold's normal coupling matrix K_ij = J_i M^-1 J_j^T for the block solve.
+    for (int i = 0; i < c.count; ++i)
+      for (int j = 0; j < c.count; ++j) {
+        const Vec3 ai = glm::cross(c.p[i].rA, c.normal), aj = glm::cross(c.p[j].rA, c.normal);
+        const Vec3 bi = glm::cross(c.p[i].rB, c.normal), bj = glm::cross(c.p[j].rB, c.normal);
+        c.k[i][j] =
+            sa.invMass + sb.invMass + glm::dot(ai, sa.invI * aj) + glm::dot(bi, sb.invI * bj);
+      }
     constraints_.push_back(c);
   }
   for (DragConstraint* d : drags) {
@@ -132,48 +168,97 @@ void ContactSolver::warmStart() {
   for (Constraint& c : constraints_) {
     SolverBody& a = solverBodies_[c.a];
     SolverBody& b = solverBodies_[c.b];
-    for (int k = 0; k < c.count; ++k) {
-      const Point& p = c.p[k];
-      const Vec3 P =
-          p.normalImpulse * c.normal + p.tangentImpulse[0] * c.t1 + p.tangentImpulse[1] * c.t2;
-      applyImpulse(a, b, p.rA, p.rB, P);
-    }
+    for (int k = 0; k < c.count; ++k)
+      applyImpulse(a, b, c.p[k].rA, c.p[k].rB, c.p[k].normalImpulse * c.normal);
+    applyImpulse(a, b, c.rAc, c.rBc, c.frictionImpulse[0] * c.t1 + c.frictionImpulse[1] * c.t2);
+    a.w -= a.invI * (c.twistImpulse * c.normal);
+    b.w += b.invI * (c.twistImpulse * c.normal);
   }
 }
 
 void ContactSolver::solveVelocities() {
   for (DragConstraint* d : *drags_) solveDrag(*d, solverBodies_[d->solverBody]);
-  for (Constraint& c : constraints_) {
-    SolverBody& a = solverBodies_[c.a];
-    SolverBody& b = solverBodies_[c.b];
-    // Friction first: non-penetration, solved last, matters more (Box2D).
-    for (int k = 0; k < c.count; ++k) {
-      Point& p = c.p[k];
-      const Vec3 vr = relativeVelocity(a, b, p.rA, p.rB);
-      const Real old0 = p.tangentImpulse[0], old1 = p.tangentImpulse[1];
-      Real n0 = old0 - p.tangentMass[0] * glm::dot(vr, c.t1);
-      Real n1 = old1 - p.tangentMass[1] * glm::dot(vr, c.t2);
-      const Real limit = c.friction * p.normalImpulse;
-      const Real len2 = n0 * n0 + n1 * n1;
-      if (len2 > limit * limit) {
-        const Real scale = len2 > 0.0 ? limit / std::sqrt(len2) : 0.0;
-        n0 *= scale;
-        n1 *= scale;
-      }
-      p.tangentImpulse[0] = n0;
-      p.tangentImpulse[1] = n1;
-      applyImpulse(a, b, p.rA, p.rB, (n0 - old0) * c.t1 + (n1 - old1) * c.t2);
+  // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order biases the residual
+  // of an unconverged solve the same way every iteration, and piles rock in that direction.
+  if (sweep_++ & 1) {
+    for (auto it = constraints_.rbegin(); it != constraints_.rend(); ++it) solveConstraint(*it);
+  } else {
+    for (Constraint& c : constraints_) solveConstraint(c);
+  }
+}
+
+void ContactSolver::solveConstraint(Constraint& c) {
+  SolverBody& a = solverBodies_[c.a];
+  SolverBody& b = solverBodies_[c.b];
+  // Friction first: non-penetration, solved last, matters more (Box2D). Friction acts at the
+  // centre of the manifold, both tangents at once (2x2 block) clamped to the disc mu * sum(normal
+  // impulses), and a twist about the normal clamped to mu * sum(normal) * mean arm. Solving it at
+  // the centre, not per point, keeps the order of the points from spinning stacked bodies
+  // ("central friction", as in PhysX's patch friction).
+  Real normalSum = 0.0;
+  for (int k = 0; k < c.count; ++k) normalSum += c.p[k].normalImpulse;
+  {
+    const Vec3 vr = relativeVelocity(a, b, c.rAc, c.rBc);
+    const Real v0 = glm::dot(vr, c.t1), v1 = glm::dot(vr, c.t2);
+    const Real old0 = c.frictionImpulse[0], old1 = c.frictionImpulse[1];
+    Real n0 = old0 - (c.tangentInv[0][0] * v0 + c.tangentInv[0][1] * v1);
+    Real n1 = old1 - (c.tangentInv[1][0] * v0 + c.tangentInv[1][1] * v1);
+    const Real limit = c.friction * normalSum;
+    const Real len2 = n0 * n0 + n1 * n1;
+    if (len2 > limit * limit) {
+      const Real scale = len2 > 0.0 ? limit / std::sqrt(len2) : 0.0;
+      n0 *= scale;
+      n1 *= scale;
     }
-    for (int k = 0; k < c.count; ++k) {
-      Point& p = c.p[k];
-      const Real vn = glm::dot(relativeVelocity(a, b, p.rA, p.rB), c.normal);
-      const Real next = std::max(p.normalImpulse - p.normalMass * (vn + p.bias), 0.0);
-      const Real delta = next - p.normalImpulse;
-      p.normalImpulse = next;
-      p.maxNormalImpulse = std::max(p.maxNormalImpulse, next);
-      applyImpulse(a, b, p.rA, p.rB, delta * c.normal);
+    c.frictionImpulse[0] = n0;
+    c.frictionImpulse[1] = n1;
+    applyImpulse(a, b, c.rAc, c.rBc, (n0 - old0) * c.t1 + (n1 - old1) * c.t2);
+  }
+  {
+    const Real wn = glm::dot(b.w - a.w, c.normal);
+    const Real old = c.twistImpulse;
+    const Real limit = c.friction * normalSum * c.twistArm;
+    c.twistImpulse = std::clamp(old - c.twistMass * wn, -limit, limit);
+    const Real d = c.twistImpulse - old;
+    a.w -= a.invI * (d * c.normal);
+    b.w += b.invI * (d * c.normal);
+  }
+  // Normal: the points of one manifold are solved together (a small projected Gauss-Seidel on
+  // the manifold's own K matrix, then one impulse applied), so the order of the points leaves no
+  // spurious spin. Point-by-point sequential impulses tilt stacked boxes a little every step
+  // while the stack settles, and a tall tower leans over (a block solver in the spirit of Box2D
+  // v2's two-point LCP, Catto GDC 2009, extended to four points by iteration).
+  Real r[4], lambda[4], old[4];
+  for (int i = 0; i < c.count; ++i) {
+    const Point& p = c.p[i];
+    r[i] = glm::dot(relativeVelocity(a, b, p.rA, p.rB), c.normal) + p.bias;
+    lambda[i] = old[i] = p.normalImpulse;
+  }
+  if (c.count == 1) {
+    lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
+  } else {
+    for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
+      for (int i = 0; i < c.count; ++i) {
+        Real vn = r[i];
+        for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
+        lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
+      }
     }
   }
+  Vec3 linear(0.0), angularA(0.0), angularB(0.0);
+  for (int i = 0; i < c.count; ++i) {
+    Point& p = c.p[i];
+    const Real d = lambda[i] - old[i];
+    p.normalImpulse = lambda[i];
+    p.maxNormalImpulse = std::max(p.maxNormalImpulse, lambda[i]);
+    linear += d * c.normal;
+    angularA += glm::cross(p.rA, d * c.normal);
+    angularB += glm::cross(p.rB, d * c.normal);
+  }
+  a.v -= a.invMass * linear;
+  a.w -= a.invI * angularA;
+  b.v += b.invMass * linear;
+  b.w += b.invI * angularB;
 }
 
 void ContactSolver::applyRestitution() {
@@ -204,29 +289,47 @@ void ContactSolver::storeVelocities() {
 }
 
 Real ContactSolver::solvePositions() {
+  // Nonlinear Gauss-Seidel per manifold: separations are re-measured from the current poses, the
+  // manifold's points are corrected together through its K matrix (as the normal velocities are)
+  // and the resulting translation and rotation applied once.
   Real deepest = 0.0;
   for (Constraint& c : constraints_) {
     const SolverBody& sa = solverBodies_[c.a];
     const SolverBody& sb = solverBodies_[c.b];
     Body& A = (*bodies_)[(*manifolds_)[c.manifold].a.index];
     Body& B = (*bodies_)[(*manifolds_)[c.manifold].b.index];
+    const Vec3 n = A.rotation * c.localNormal;
+    Vec3 rA[4], rB[4];
+    Real C[4], lambda[4] = {0.0, 0.0, 0.0, 0.0};
+    bool any = false;
     for (int k = 0; k < c.count; ++k) {
-      const Point& p = c.p[k];
-      const Vec3 n = A.rotation * c.localNormal;
-      const Vec3 rA = A.rotation * p.localA, rB = B.rotation * p.localB;
-      const Real sep = glm::dot((B.center + rB) - (A.center + rA), n);
+      rA[k] = A.rotation * c.p[k].localA;
+      rB[k] = B.rotation * c.p[k].localB;
+      const Real sep = glm::dot((B.center + rB[k]) - (A.center + rA[k]), n);
       deepest = std::min(deepest, sep);
-      const Real C = std::clamp(contact_.baumgarte * (sep + contact_.slop), -kMaxCorrection, 0.0);
-      const Real mass = effectiveMass(sa, sb, rA, rB, n);
-      const Vec3 P = (-C * mass) * n;
-      if (sa.invMass > 0.0) {
-        A.center -= sa.invMass * P;
-        A.rotation = rotateBy(A.rotation, -(sa.invI * glm::cross(rA, P)));
+      C[k] = std::clamp(contact_.baumgarte * (sep + contact_.slop), -kMaxCorrection, 0.0);
+      any = any || C[k] < 0.0;
+    }
+    if (!any) continue;
+    for (int sweep = 0; sweep < (c.count == 1 ? 1 : kBlockSweeps); ++sweep)
+      for (int i = 0; i < c.count; ++i) {
+        Real e = C[i];
+        for (int j = 0; j < c.count; ++j) e += c.k[i][j] * lambda[j];
+        lambda[i] = std::max(lambda[i] - c.p[i].normalMass * e, 0.0);
       }
-      if (sb.invMass > 0.0) {
-        B.center += sb.invMass * P;
-        B.rotation = rotateBy(B.rotation, sb.invI * glm::cross(rB, P));
-      }
+    Vec3 linear(0.0), angularA(0.0), angularB(0.0);
+    for (int k = 0; k < c.count; ++k) {
+      linear += lambda[k] * n;
+      angularA += glm::cross(rA[k], lambda[k] * n);
+      angularB += glm::cross(rB[k], lambda[k] * n);
+    }
+    if (sa.invMass > 0.0) {
+      A.center -= sa.invMass * linear;
+      A.rotation = rotateBy(A.rotation, -(sa.invI * angularA));
+    }
+    if (sb.invMass > 0.0) {
+      B.center += sb.invMass * linear;
+      B.rotation = rotateBy(B.rotation, sb.invI * angularB);
     }
   }
   return -deepest;
@@ -235,10 +338,11 @@ Real ContactSolver::solvePositions() {
 void ContactSolver::storeImpulses() {
   for (const Constraint& c : constraints_) {
     Manifold& m = (*manifolds_)[c.manifold];
+    m.frictionImpulse[0] = c.frictionImpulse[0];
+    m.frictionImpulse[1] = c.frictionImpulse[1];
+    m.twistImpulse = c.twistImpulse;
     for (int k = 0; k < c.count; ++k) {
       m.points[k].normalImpulse = c.p[k].normalImpulse;
-      m.points[k].tangentImpulse[0] = c.p[k].tangentImpulse[0];
-      m.points[k].tangentImpulse[1] = c.p[k].tangentImpulse[1];
       m.points[k].maxNormalImpulse = c.p[k].maxNormalImpulse;
       m.points[k].relativeVelocity = c.p[k].relativeVelocity;
     }

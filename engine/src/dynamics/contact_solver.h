@@ -43,11 +43,9 @@ class ContactSolver {
     Vec3 rA{0.0}, rB{0.0};
     Vec3 localA{0.0}, localB{0.0};
     Real normalMass = 0.0;
-    Real tangentMass[2] = {0.0, 0.0};
     Real bias = 0.0;  ///< target velocity offset along the normal (speculative or Baumgarte)
     Real relativeVelocity = 0.0;
     Real normalImpulse = 0.0;
-    Real tangentImpulse[2] = {0.0, 0.0};
     Real maxNormalImpulse = 0.0;
   };
   struct Constraint {
@@ -58,6 +56,14 @@ class ContactSolver {
     Real friction = 0.0, restitution = 0.0;
     int count = 0;
     Point p[4];
+    Real k[4][4] = {};  ///< normal coupling J_i M^-1 J_j^T
+    // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
+    Vec3 rAc{0.0}, rBc{0.0};
+    Real tangentInv[2][2] = {};  ///< inverse of the 2x2 tangent K
+    Real twistMass = 0.0;
+    Real twistArm = 0.0;  ///< m, mean distance of the points from the centre (twist limit)
+    Real frictionImpulse[2] = {0.0, 0.0};
+    Real twistImpulse = 0.0;
   };
 
   std::vector<Body>* bodies_ = nullptr;
@@ -72,6 +78,8 @@ class ContactSolver {
   bool warmStarting_ = true;
   bool baumgarteInVelocity_ = false;
   int solverIndex(int body);
+  void solveConstraint(Constraint& c);
+  int sweep_ = 0;
 };
 
 }  // namespace tumble
