@@ -12,6 +12,7 @@ std::span<const Command> commands() {
   static const Command kCommands[] = {
       {"help", "print this help", nullptr},
       {"collide", "GJK/EPA and the LP test on pairs (JSON Lines)", [](Args a) { int runCollide(Args); return runCollide(a); }},
+      {"sim", "run a scene headless and report its state (JSON)", [](Args a) { int runSim(Args); return runSim(a); }},
   };
   return std::span<const Command>(kCommands).subspan(1);  // "help" is handled by main
 }

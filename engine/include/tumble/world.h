@@ -114,6 +114,10 @@ class World {
   /// Reports bodies, boxes, contacts and islands to `draw`.
   void debugDraw(DebugDraw& draw, const DebugDrawFlags& flags = {}) const;
 
+  /// FNV-1a hash of every live body's centre, rotation and velocities (the bits of the doubles):
+  /// equal hashes mean bit-identical states (determinism tests, golden runs).
+  uint64_t stateHash() const;
+
   /// Steps taken so far.
   int64_t stepCount() const { return stepCount_; }
 

@@ -1,5 +1,6 @@
 // World queries and interaction: ray casts, drag constraints, energy, debug drawing.
 #include <cmath>
+#include <cstring>
 
 #include "dynamics/drag.h"
 #include "tumble/world.h"
@@ -97,6 +98,22 @@ void World::setDragTarget(DragId drag, const Vec3& target) {
 void World::destroyDrag(DragId drag) {
   if (drag.index < 0 || drag.index >= static_cast<int>(drags_.size())) return;
   drags_[drag.index].reset();
+}
+
+uint64_t World::stateHash() const {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a 64 (Fowler, Noll, Vo)
+  auto add = [&](Real x) {
+    unsigned char bytes[sizeof(Real)];
+    std::memcpy(bytes, &x, sizeof(Real));
+    for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  };
+  for (const Body& b : bodies_) {
+    if (!b.alive) continue;
+    for (int k = 0; k < 3; ++k)
+      add(b.center[k]), add(b.linearVelocity[k]), add(b.angularVelocity[k]);
+    add(b.rotation.w), add(b.rotation.x), add(b.rotation.y), add(b.rotation.z);
+  }
+  return h;
 }
 
 Energy World::energy() const {
