@@ -1,0 +1,191 @@
+// The heap benchmark of issue 4, Tumble beside Bullet (btDiscreteDynamicsWorld, btDbvtBroadphase,
+// btSequentialImpulseConstraintSolver, btConvexHullShape) on the same bodies: a 200 m ground,
+// N = 500, 1000, 2000 bodies of 1 kg (1 m cubes, or hulls of 20 random points on a sphere of
+// radius 0.5), friction 0.5, restitution 0; 600 steps of 1/60 s, 10 velocity iterations, gravity
+// -9.81. Prints mean and worst ms per step, their ratio, and how many bodies still move faster
+// than 0.05 m/s at the end. Printed, never asserted.
+#include <benchmark/benchmark.h>
+#include <btBulletDynamicsCommon.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tumble/scene.h"
+#include "tumble/world.h"
+
+namespace {
+
+using tumble::Real;
+using tumble::Vec3;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kSteps = 600;
+constexpr Real kDt = 1.0 / 60.0;
+constexpr uint64_t kSeed = 1;
+
+struct RunResult {
+  Real meanMs = 0.0, worstMs = 0.0;
+  int moving = 0, bodies = 0;
+};
+std::map<std::string, RunResult>& results() {
+  static std::map<std::string, RunResult> r;
+  return r;
+}
+
+std::vector<tumble::BodyDef> heap(bool hull20, int n) {
+  std::vector<tumble::BodyDef> defs;
+  tumble::appendHeap(defs, hull20, n, kSeed);
+  return defs;
+}
+
+RunResult runTumble(bool hull20, int n) {
+  tumble::Settings s;
+  s.dt = kDt;
+  s.solver.velocityIterations = 10;
+  s.gravity = Vec3(0.0, -9.81, 0.0);
+  tumble::World world(s);
+  for (const auto& d : heap(hull20, n)) (void)world.createBody(d);
+  RunResult r;
+  for (int i = 0; i < kSteps; ++i) {
+    const auto t0 = Clock::now();
+    (void)world.step();
+    const Real ms = std::chrono::duration<Real, std::milli>(Clock::now() - t0).count();
+    r.meanMs += ms / kSteps;
+    r.worstMs = std::max(r.worstMs, ms);
+  }
+  for (tumble::BodyId id : world.bodyIds()) {
+    const auto& b = world.body(id);
+    if (!b.isDynamic()) continue;
+    ++r.bodies;
+    if (glm::length(b.linearVelocity) > 0.05) ++r.moving;
+  }
+  return r;
+}
+
+RunResult runBullet(bool hull20, int n) {
+  btDefaultCollisionConfiguration config;
+  btCollisionDispatcher dispatcher(&config);
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
+  world.setGravity(btVector3(0, btScalar(-9.81), 0));
+  world.getSolverInfo().m_numIterations = 10;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes;
+  std::vector<std::unique_ptr<btDefaultMotionState>> states;
+  std::vector<std::unique_ptr<btRigidBody>> bodies;
+  std::map<const tumble::ConvexHull*, btCollisionShape*> shared;
+  for (const auto& d : heap(hull20, n)) {
+    const bool ground = d.type == tumble::BodyType::Static;
+    // Bullet bodies turn about the shape origin: centre the points on the centre of mass.
+    const auto mp = d.shape->massProperties(1.0);
+    const Vec3 com = ground ? Vec3(0.0) : mp.centerOfMass;
+    btCollisionShape* shape = nullptr;
+    if (ground) {
+      shapes.push_back(std::make_unique<btBoxShape>(btVector3(100, 1, 100)));
+      shape = shapes.back().get();
+    } else if (auto it = shared.find(d.shape.get()); it != shared.end()) {
+      shape = it->second;
+    } else {
+      auto hull = std::make_unique<btConvexHullShape>();
+      for (const Vec3& p : d.shape->vertices()) {
+        const Vec3 q = p - com;
+        hull->addPoint(btVector3(btScalar(q.x), btScalar(q.y), btScalar(q.z)), false);
+      }
+      hull->recalcLocalAabb();
+      shape = hull.get();
+      shared[d.shape.get()] = shape;
+      shapes.push_back(std::move(hull));
+    }
+    const Vec3 c = d.position + d.orientation * com;
+    btTransform xf(btQuaternion(btScalar(d.orientation.x), btScalar(d.orientation.y),
+                                btScalar(d.orientation.z), btScalar(d.orientation.w)),
+                   btVector3(btScalar(c.x), btScalar(c.y), btScalar(c.z)));
+    const btScalar mass = ground ? 0 : 1;
+    btVector3 inertia(0, 0, 0);
+    if (!ground) shape->calculateLocalInertia(mass, inertia);
+    states.push_back(std::make_unique<btDefaultMotionState>(xf));
+    btRigidBody::btRigidBodyConstructionInfo info(mass, states.back().get(), shape, inertia);
+    info.m_friction = 0.5;
+    info.m_restitution = 0.0;
+    bodies.push_back(std::make_unique<btRigidBody>(info));
+    world.addRigidBody(bodies.back().get());
+  }
+  RunResult r;
+  for (int i = 0; i < kSteps; ++i) {
+    const auto t0 = Clock::now();
+    world.stepSimulation(btScalar(kDt), 1, btScalar(kDt));
+    const Real ms = std::chrono::duration<Real, std::milli>(Clock::now() - t0).count();
+    r.meanMs += ms / kSteps;
+    r.worstMs = std::max(r.worstMs, ms);
+  }
+  for (auto& b : bodies) {
+    if (b->getInvMass() == 0) continue;
+    ++r.bodies;
+    if (b->getLinearVelocity().length() > btScalar(0.05)) ++r.moving;
+  }
+  for (auto& b : bodies) world.removeRigidBody(b.get());
+  return r;
+}
+
+void heapBench(benchmark::State& state, bool hull20, bool bullet) {
+  const int n = static_cast<int>(state.range(0));
+  RunResult r;
+  for (auto _ : state) r = bullet ? runBullet(hull20, n) : runTumble(hull20, n);
+  state.counters["mean_ms"] = r.meanMs;
+  state.counters["worst_ms"] = r.worstMs;
+  state.counters["moving"] = r.moving;
+  results()[std::string(hull20 ? "bench_hull20_" : "bench_boxes_") + std::to_string(n) +
+            (bullet ? "/bullet" : "/tumble")] = r;
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(heapBench, bench_boxes_tumble, false, false)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(heapBench, bench_boxes_bullet, false, true)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(heapBench, bench_hull20_tumble, true, false)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(heapBench, bench_hull20_bullet, true, true)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::printf("\n%-18s %12s %12s %12s %12s %8s %8s %8s %8s\n", "heap", "tumble mean", "bullet mean",
+              "tumble worst", "bullet worst", "mean r", "worst r", "t moving", "b moving");
+  for (const char* kind : {"bench_boxes_", "bench_hull20_"})
+    for (int n : {500, 1000, 2000}) {
+      const std::string key = kind + std::to_string(n);
+      auto t = results().find(key + "/tumble"), b = results().find(key + "/bullet");
+      if (t == results().end() || b == results().end()) continue;
+      std::printf("%-18s %9.2f ms %9.2f ms %9.2f ms %9.2f ms %8.2f %8.2f %5d/%d %5d/%d\n",
+                  key.c_str(), t->second.meanMs, b->second.meanMs, t->second.worstMs,
+                  b->second.worstMs, t->second.meanMs / b->second.meanMs,
+                  t->second.worstMs / b->second.worstMs, t->second.moving, t->second.bodies,
+                  b->second.moving, b->second.bodies);
+    }
+  return 0;
+}
