@@ -19,13 +19,20 @@ namespace {
 // reduced costs >= -eps/4 leaves an objective <= eps/2 (the structurals sum to <= 2).
 
 constexpr Real kPivotZero = 1e-9;   // smaller pivot elements (normalised data) count as 0
-constexpr Real kAlphaZero = 1e-14;  // rows with a smaller alpha do not bound the step
+constexpr Real kSmallPivot = 1e-4;  // a pivot this small is taken only when no other is
+// Rows with alpha <= kPivotZero neither bound the step nor pivot: such an alpha is noise, or a
+// real but tiny one whose row then goes at most theta * kPivotZero negative (clamped to 0).
+constexpr Real kAlphaZero = kPivotZero;
 constexpr Real kPrimalTol = 1e-12;  // Harris's delta: x_B may dip this far below 0
 // Smallest pivot Bland's rule may take in a tie, relative to the largest candidate.
 constexpr Real kBlandRelativePivot = 1e-2;
 constexpr int kRefactorPeriod = 32;  // pivots between recomputations of the basis inverse
 // Consecutive degenerate pivots after which Bland's rule takes over (until the objective drops).
 constexpr int kDegenerateRunForBland = 1;
+// Degenerate pivots in a row after which the basic values are perturbed (once), and by how much,
+// relative to epsilon.
+constexpr int kPerturbAfter = 50;
+constexpr Real kPerturbation = 0.01;
 
 // Normalised LP data: coordinates of column j in coords[d * m + j] (S columns +s, T columns -t);
 // column j < nA has a 1 in convexity row n, the others in row n + 1.
@@ -57,6 +64,7 @@ class Simplex {
     bool bland = pricing_ == LpPricing::Bland;
     Real objective = objectiveValue();
     int degenerateRun = 0;
+    bool perturbed = false;
     for (;;) {
       if (objective <= eps_) break;  // the zero: intersect, no need to go on (article's loop test)
       if (r.pivots >= maxPivots_) {
@@ -69,28 +77,46 @@ class Simplex {
       std::array<Real, K> alpha = column(q);
       int row = ratioTest(alpha, bland);
       // The feasible set is bounded, so an improving column has a positive pivot in exact
-      // arithmetic. None above the pivot zero means the column's reduced cost is rounding noise
-      // (pivoting on it would wreck the basis): reject it and take the next one by Bland's rule.
-      while (row < 0) {
-        q = priceBland(q + 1);
-        if (q < 0) break;
-        alpha = column(q);
-        row = ratioTest(alpha, true);
+      // arithmetic; none above the pivot zero, or only a tiny one, means the column's reduced
+      // cost is mostly rounding noise, and pivoting on it would leave an ill-conditioned basis
+      // whose noisy reduced costs can cycle. Look for a column with a sound pivot by Bland's
+      // rule; failing that keep the small pivot, and with none at all stop (optimal to working
+      // precision).
+      if (row < 0 || alpha[row] < kSmallPivot) {
+        for (int q2 = priceBland(q + 1); q2 >= 0; q2 = priceBland(q2 + 1)) {
+          std::array<Real, K> a2 = column(q2);
+          int r2 = ratioTest(a2, true);
+          if (r2 < 0) continue;
+          if (row < 0 || a2[r2] >= kSmallPivot) {  // the first usable, or the first sound one
+            q = q2;
+            alpha = a2;
+            row = r2;
+            if (alpha[row] >= kSmallPivot) break;
+          }
+        }
       }
-      if (q < 0) break;  // no usable improving column: optimal to working precision
+      if (row < 0) break;
       Real theta = xb_[row] / alpha[row];
-      if (std::getenv("LP_TRACE") && r.pivots < 40)
-        std::fprintf(stderr,
-                     "piv %d q %d row %d leave %d alpha %.3g theta %.3g obj %.17g bland %d xb %g "
-                     "%g %g %g %g\n",
-                     r.pivots, q, row, basic_[row], alpha[row], theta, objective, (int)bland,
-                     xb_[0], xb_[1], xb_[2], xb_[3], xb_[4]);
+      justLeft_ = basic_[row];
       pivot(row, q, alpha);
       ++r.pivots;
       if (r.pivots % kRefactorPeriod == 0) refactor();
       objective = objectiveValue();
       degenerateRun = theta <= tolDegenerate_ ? degenerateRun + 1 : 0;
       if (pricing_ == LpPricing::DantzigBland) bland = degenerateRun >= kDegenerateRunForBland;
+      // Bland's rule cannot cycle in exact arithmetic, but rounding in an ill-conditioned basis
+      // can make it stall. A long degenerate run gets the classic cure once: shift the basic
+      // values by distinct tiny amounts (a perturbation of b by B delta, far below epsilon), which
+      // makes the next pivots non-degenerate; the true values are restored at the end.
+      if (degenerateRun == kPerturbAfter && !perturbed) {
+        perturbed = true;
+        for (int i = 0; i < K; ++i) xb_[i] += kPerturbation * eps_ * (1.0 + i) / K;
+        objective = objectiveValue();
+      }
+    }
+    if (perturbed) {
+      refactor();  // x_B = B^-1 b without the shift
+      objective = objectiveValue();
     }
     r.objective = objective;
     r.intersect = objective <= eps_;
@@ -105,6 +131,10 @@ class Simplex {
       if (basic_[i] == j) return true;
     return false;
   }
+  // Columns that may not enter: basic ones, and the one that left at the last pivot. In exact
+  // arithmetic the leaving column's reduced cost becomes -d_q / alpha_r > 0, so an immediate
+  // re-entry is rounding noise of an ill-conditioned basis, and would start a cycle.
+  bool excluded(int j) const { return j == justLeft_ || isBasic(j); }
 
   // The objective is the sum of the slacks (= e^T (b - A x)); only basic slacks are nonzero.
   Real objectiveValue() const {
@@ -120,6 +150,11 @@ class Simplex {
     for (int i = 0; i < K; ++i)
       if (basic_[i] >= p_.m)
         for (int l = 0; l < K; ++l) y_[l] += binv_[i][l];
+    // Reduced costs carry rounding proportional to |y|, which an ill-conditioned basis inflates:
+    // the dual zero scales with it.
+    Real yMax = 1.0;
+    for (int l = 0; l < K; ++l) yMax = std::max(yMax, std::abs(y_[l]));
+    tolDualNow_ = tolDual_ * yMax;
   }
 
   // Reduced cost of structural j: 0 - y^T a_j. Of slack l: 1 - y_l.
@@ -157,12 +192,12 @@ class Simplex {
     return lo;  // unreachable: best is one of the dots
   }
 
-  // The same excluding basic columns (their reduced costs are 0 up to rounding): the rare case
-  // where the branch-free maximum landed on one.
+  // The same without the excluded columns: the rare case where the branch-free maximum landed
+  // on one.
   int argmaxDotNonbasic(int lo, int hi, Real& best) const {
     int idx = -1;
     for (int j = lo; j < hi; ++j) {
-      if (isBasic(j)) continue;
+      if (excluded(j)) continue;
       Real v = dot(j);
       if (idx < 0 || v > best) {
         best = v;
@@ -174,13 +209,13 @@ class Simplex {
 
   int priceDantzig() const {
     int q = -1;
-    Real best = -tolDual_;
+    Real best = -tolDualNow_;
     for (int part = 0; part < 2; ++part) {
       int lo = part == 0 ? 0 : p_.nA, hi = part == 0 ? p_.nA : p_.m;
       Real dot = 0.0;
       int j = argmaxDot(lo, hi, dot);
       Real d = -(y_[N + part] + dot);
-      if (j >= 0 && isBasic(j)) j = argmaxDotNonbasic(lo, hi, dot), d = -(y_[N + part] + dot);
+      if (j >= 0 && excluded(j)) j = argmaxDotNonbasic(lo, hi, dot), d = -(y_[N + part] + dot);
       if (j >= 0 && d < best) {
         best = d;
         q = j;
@@ -188,7 +223,7 @@ class Simplex {
     }
     for (int l = 0; l < K; ++l) {
       Real d = 1.0 - y_[l];
-      if (d < best && !isBasic(p_.m + l)) {
+      if (d < best && !excluded(p_.m + l)) {
         best = d;
         q = p_.m + l;
       }
@@ -198,11 +233,11 @@ class Simplex {
 
   int priceBland(int start) const {
     for (int j = start; j < p_.m + K; ++j) {
-      if (j >= p_.m && isBasic(j)) continue;
+      if (j >= p_.m && excluded(j)) continue;
       Real d = reducedCost(j);
       // A basic column's reduced cost is 0 up to rounding; an ill-conditioned basis can make the
       // rounding exceed the tolerance, and pivoting a basic column on itself would cycle.
-      if (d < -tolDual_ && !isBasic(j)) return j;
+      if (d < -tolDualNow_ && !excluded(j)) return j;
     }
     return -1;
   }
@@ -306,11 +341,12 @@ class Simplex {
   Real eps_;
   int maxPivots_;
   LpPricing pricing_;
-  Real tolDual_ = 0.0, tolDegenerate_ = 0.0;
+  Real tolDual_ = 0.0, tolDualNow_ = 0.0, tolDegenerate_ = 0.0;
   Real binv_[K][K];
   std::array<Real, K> xb_{};
   std::array<Real, K> y_{};
   int basic_[K];
+  int justLeft_ = -1;
 };
 
 LpWorkspace& defaultWorkspace(const LpOptions& options) {
