@@ -20,8 +20,9 @@
 namespace tumble {
 namespace {
 
-constexpr Real kMaxCorrection = 0.2;  // m per position pass, keeps deep overlaps from exploding
-constexpr int kBlockSweeps = 6;       // inner sweeps of the per-manifold normal solve
+constexpr Real kMaxCorrection = 0.2;    // m per position pass, keeps deep overlaps from exploding
+constexpr Real kRegularisation = 1e-6;  // relative, of the manifold's K for the exact solve
+constexpr int kBlockSweeps = 6;         // inner sweeps of the per-manifold normal solve
 
 Real effectiveMass(const SolverBody& a, const SolverBody& b, const Vec3& rA, const Vec3& rB,
                    const Vec3& dir) {
@@ -155,6 +156,28 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
         c.k[i][j] =
             sa.invMass + sb.invMass + glm::dot(ai, sa.invI * aj) + glm::dot(bi, sb.invI * bj);
       }
+    // Cholesky factor of K + eps I (K is singular for four coplanar points: the regularisation
+    // picks the least-norm split of the load, which the iterative solve would converge to).
+    if (c.count > 1) {
+      Real diag = 0.0;
+      for (int i = 0; i < c.count; ++i) diag = std::max(diag, c.k[i][i]);
+      const Real eps = kRegularisation * diag;
+      c.cholesky = diag > 0.0;
+      for (int i = 0; i < c.count && c.cholesky; ++i)
+        for (int j = 0; j <= i; ++j) {
+          Real v = c.k[i][j] + (i == j ? eps : 0.0);
+          for (int q = 0; q < j; ++q) v -= c.l[i][q] * c.l[j][q];
+          if (i == j) {
+            if (!(v > 0.0)) {
+              c.cholesky = false;
+              break;
+            }
+            c.l[i][i] = std::sqrt(v);
+          } else {
+            c.l[i][j] = v / c.l[j][j];
+          }
+        }
+    }
     constraints_.push_back(c);
   }
   for (DragConstraint* d : drags) {
@@ -184,6 +207,48 @@ void ContactSolver::solveVelocities() {
     for (auto it = constraints_.rbegin(); it != constraints_.rend(); ++it) solveConstraint(*it);
   } else {
     for (Constraint& c : constraints_) solveConstraint(c);
+  }
+}
+
+// The manifold's normal LCP: impulses lambda >= 0 with r + K (lambda - old) >= 0 and
+// complementarity. Exact Cholesky solve when every point pushes (the usual resting case), else
+// a few projected Gauss-Seidel sweeps on K.
+void ContactSolver::solveBlock(const Constraint& c, const Real* r, const Real* old,
+                               Real* lambda) const {
+  bool solved = false;
+  if (c.count == 1) {
+    lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
+    solved = true;
+  } else if (c.cholesky) {
+    // All points pushing: solve K d = -r exactly with the Cholesky factor of (K + eps I) from
+    // prepare(); accepted when no impulse turns negative (the usual resting case).
+    Real y[4];
+    for (int i = 0; i < c.count; ++i) {
+      Real v = -r[i];
+      for (int j = 0; j < i; ++j) v -= c.l[i][j] * y[j];
+      y[i] = v / c.l[i][i];
+    }
+    for (int i = c.count - 1; i >= 0; --i) {
+      Real v = y[i];
+      for (int j = i + 1; j < c.count; ++j) v -= c.l[j][i] * lambda[j];
+      lambda[i] = v / c.l[i][i];
+    }
+    solved = true;
+    for (int i = 0; i < c.count; ++i) {
+      lambda[i] += old[i];
+      solved = solved && lambda[i] >= 0.0;
+    }
+    if (!solved)
+      for (int i = 0; i < c.count; ++i) lambda[i] = old[i];
+  }
+  if (!solved) {
+    for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
+      for (int i = 0; i < c.count; ++i) {
+        Real vn = r[i];
+        for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
+        lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
+      }
+    }
   }
 }
 
@@ -234,17 +299,7 @@ void ContactSolver::solveConstraint(Constraint& c) {
     r[i] = glm::dot(relativeVelocity(a, b, p.rA, p.rB), c.normal) + p.bias;
     lambda[i] = old[i] = p.normalImpulse;
   }
-  if (c.count == 1) {
-    lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
-  } else {
-    for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
-      for (int i = 0; i < c.count; ++i) {
-        Real vn = r[i];
-        for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
-        lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
-      }
-    }
-  }
+  solveBlock(c, r, old, lambda);
   Vec3 linear(0.0), angularA(0.0), angularB(0.0);
   for (int i = 0; i < c.count; ++i) {
     Point& p = c.p[i];
@@ -311,12 +366,8 @@ Real ContactSolver::solvePositions() {
       any = any || C[k] < 0.0;
     }
     if (!any) continue;
-    for (int sweep = 0; sweep < (c.count == 1 ? 1 : kBlockSweeps); ++sweep)
-      for (int i = 0; i < c.count; ++i) {
-        Real e = C[i];
-        for (int j = 0; j < c.count; ++j) e += c.k[i][j] * lambda[j];
-        lambda[i] = std::max(lambda[i] - c.p[i].normalMass * e, 0.0);
-      }
+    const Real zero[4] = {0.0, 0.0, 0.0, 0.0};
+    solveBlock(c, C, zero, lambda);
     Vec3 linear(0.0), angularA(0.0), angularB(0.0);
     for (int k = 0; k < c.count; ++k) {
       linear += lambda[k] * n;

@@ -57,6 +57,8 @@ class ContactSolver {
     int count = 0;
     Point p[4];
     Real k[4][4] = {};  ///< normal coupling J_i M^-1 J_j^T
+    Real l[4][4] = {};  ///< Cholesky factor of K + eps I (lower)
+    bool cholesky = false;
     // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
     Vec3 rAc{0.0}, rBc{0.0};
     Real tangentInv[2][2] = {};  ///< inverse of the 2x2 tangent K
@@ -79,6 +81,7 @@ class ContactSolver {
   bool baumgarteInVelocity_ = false;
   int solverIndex(int body);
   void solveConstraint(Constraint& c);
+  void solveBlock(const Constraint& c, const Real* r, const Real* old, Real* lambda) const;
   int sweep_ = 0;
 };
 
