@@ -1,6 +1,6 @@
 // The LP verdict (Kreuzer's vertex LP, lp.h) beside GJK for world pairs. A pair counts as a
-// disagreement only beyond the LP's stated precision: an LP "intersect" allows a Euclidean gap of
-// sqrt(3) * lp.epsilon * h (lp.h), so GJK distances or depths below that are ties, not errors.
+// disagreement only outside the tolerance band of crosscheck.h (the same rule as
+// `tumble-cli collide`): GJK distances or EPA depths inside it are ties, not errors.
 #include "dynamics/world_crosscheck.h"
 
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tumble/crosscheck.h"
 #include "tumble/lp.h"
 
 namespace tumble {
@@ -47,7 +48,7 @@ void crossCheckPair(const Body& a, const Body& b, const Settings& s, const Manif
       lpIntersect(a.shape->vertices(), a.transform(), b.shape->vertices(), b.transform(), s.lp);
   ++checked;
   pivots += lp.pivots;
-  const Real tie = std::sqrt(3.0) * s.lp.epsilon * std::max(lp.scale, 1e-12) * 2.0;
+  const Real tie = crossCheckBand(lp.scale, s);
   bool disagree = false;
   if (lp.intersect && !m.overlapping) disagree = m.distance > tie;
   if (!lp.intersect && m.overlapping) disagree = -m.distance > tie;
