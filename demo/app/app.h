@@ -42,6 +42,7 @@ class App {
   SDL_Window* window_ = nullptr;
   void* glContext_ = nullptr;
   bool imguiReady_ = false;
+  bool offscreen_ = false;  ///< SDL's offscreen video driver (EGL pbuffer, no window)
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<SceneContext> context_;
   std::unique_ptr<Scene> scene_;
