@@ -97,8 +97,12 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   renderer_->clearMeshes();
   camera_.reset();
   sceneName_ = std::string(name);
-  std::unique_ptr<Scene> scene = entry->make();
-  if (auto error = scene->create(*context_)) {
+  std::unique_ptr<Scene> scene = makeScene(*entry);
+  // Settings: the defaults, then the scene's own (create may set them), then --set.
+  settings_ = Settings{};
+  auto error = scene->create(*context_);
+  for (const std::string& assignment : options_.set) setSettingAssignment(settings_, assignment);
+  if (error) {
     renderer_->clearMeshes();
     sceneError_ = "scene " + sceneName_ + ": " + *error;
     return sceneError_;

@@ -65,12 +65,16 @@ class Scene {
   virtual int bodyCount() const = 0;
 };
 
-/// One row of the scene table.
+/// One row of the scene table: a scene class (`make`), or a scene file
+/// assets/scenes/<name>.json (`make` null) that the engine loads and simulates.
 struct SceneEntry {
   std::string_view name;
   std::string_view description;
-  std::unique_ptr<Scene> (*make)();
+  std::unique_ptr<Scene> (*make)() = nullptr;
 };
+
+/// A new, not yet created, scene of `entry`.
+std::unique_ptr<Scene> makeScene(const SceneEntry& entry);
 
 /// Every scene, sorted by name.
 std::span<const SceneEntry> sceneTable();
