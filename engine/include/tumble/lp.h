@@ -23,12 +23,16 @@
 /// which called (0,0,0) and (5,5,5) equal.
 ///
 /// The simplex method starts from the slack basis (x = 0), prices with Dantzig's rule while the
-/// objective decreases and with Bland's rule (lowest index enters; among the rows tied in the
-/// ratio test, the lowest basic index leaves, skipping pivots under 1% of the largest) after any
-/// degenerate pivot, which keeps it from cycling; `LpPricing::Bland` uses Bland's rule
-/// throughout. The ratio test is Harris's two-pass test. It is a revised simplex with the
-/// explicit k x k basis inverse (k <= 5), the dense
-/// tableau of the slack columns, so one pivot costs O(k m) for pricing plus O(k^2).
+/// objective decreases and with Bland's rule (lowest index enters; among the rows tied in Harris's
+/// two-pass ratio test the lowest basic index leaves, skipping pivots under 1% of the largest)
+/// after any degenerate pivot, which keeps it from cycling; `LpPricing::Bland` uses Bland's rule
+/// throughout. It is a revised simplex with the explicit k x k basis inverse (k <= 5, the dense
+/// tableau of the slack columns), refactorised every 32 pivots, so one pivot costs O(k m) for
+/// pricing plus O(k^2). Guards against rounding in ill-conditioned bases near contact (each found
+/// by a failing random case): basic columns and the column that just left never enter; a column
+/// whose best pivot is under 1e-4 is passed over for one with a sound pivot when there is one;
+/// the zero of reduced costs scales with |y|; after 50 degenerate pivots in a row the basic values
+/// are perturbed once by 1% of epsilon (removed at the end).
 ///
 /// Inputs are point sets of at least one point each with finite coordinates. An empty set
 /// intersects nothing (intersect false, objective 2, as in the article).

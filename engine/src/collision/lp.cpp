@@ -66,13 +66,13 @@ class Simplex {
     Real objective = objectiveValue();
     int degenerateRun = 0;
     bool perturbed = false;
+    computeDuals();
     for (;;) {
       if (objective <= eps_) break;  // the zero: intersect, no need to go on (article's loop test)
       if (r.pivots >= maxPivots_) {
         r.status = LpStatus::MaxPivots;
         break;
       }
-      computeDuals();
       int q = bland ? priceBland(0) : priceDantzig();
       if (q < 0) break;  // every reduced cost >= -tolDual: optimal
       std::array<Real, K> alpha = column(q);
@@ -98,10 +98,16 @@ class Simplex {
       }
       if (row < 0) break;
       Real theta = xb_[row] / alpha[row];
+      const Real dq = reducedCost(q);
       justLeft_ = basic_[row];
       pivot(row, q, alpha);
       ++r.pivots;
-      if (r.pivots % kRefactorPeriod == 0) refactor();
+      if (r.pivots % kRefactorPeriod == 0) {
+        refactor();
+        computeDuals();
+      } else {
+        updateDuals(dq, row);
+      }
       objective = objectiveValue();
       degenerateRun = theta <= tolDegenerate_ ? degenerateRun + 1 : 0;
       if (pricing_ == LpPricing::DantzigBland) bland = degenerateRun >= kDegenerateRunForBland;
@@ -155,6 +161,17 @@ class Simplex {
     // the dual zero scales with it.
     Real yMax = 1.0;
     for (int l = 0; l < K; ++l) yMax = std::max(yMax, std::abs(y_[l]));
+    tolDualNow_ = tolDual_ * yMax;
+  }
+
+  // After a pivot on `row` with entering reduced cost dq: y' = y + dq * (new row of B^-1), the
+  // product-form update of the duals (Chvatal ch. 7); drift is reset at each refactorisation.
+  void updateDuals(Real dq, int row) {
+    Real yMax = 1.0;
+    for (int l = 0; l < K; ++l) {
+      y_[l] += dq * binv_[row][l];
+      yMax = std::max(yMax, std::abs(y_[l]));
+    }
     tolDualNow_ = tolDual_ * yMax;
   }
 
