@@ -22,7 +22,34 @@ namespace {
 
 constexpr Real kMaxCorrection = 0.2;    // m per position pass, keeps deep overlaps from exploding
 constexpr Real kRegularisation = 1e-6;  // relative, of the manifold's K for the exact solve
-constexpr int kBlockSweeps = 6;         // inner sweeps of the per-manifold normal solve
+constexpr int kBlockSweeps = 6;
+constexpr int kActiveSetAttempts = 3;  // exact re-solves on a changed set of pushing points
+
+// Solves (A + eps I) x = b in place (b becomes x) for a small symmetric positive semi-definite A
+// by Cholesky. Returns false when a pivot is not positive.
+bool solveSpd(int n, const Real a[4][4], Real eps, Real* b) {
+  Real l[4][4];
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      Real v = a[i][j] + (i == j ? eps : 0.0);
+      for (int q = 0; q < j; ++q) v -= l[i][q] * l[j][q];
+      if (i == j) {
+        if (!(v > 0.0)) return false;
+        l[i][i] = std::sqrt(v);
+      } else {
+        l[i][j] = v / l[j][j];
+      }
+    }
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < i; ++j) b[i] -= l[i][j] * b[j];
+    b[i] /= l[i][i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    for (int j = i + 1; j < n; ++j) b[i] -= l[j][i] * b[j];
+    b[i] /= l[i][i];
+  }
+  return true;
+}
 
 Real effectiveMass(const SolverBody& a, const SolverBody& b, const Vec3& rA, const Vec3& rB,
                    const Vec3& dir) {
@@ -215,14 +242,14 @@ void ContactSolver::solveVelocities() {
 // a few projected Gauss-Seidel sweeps on K.
 void ContactSolver::solveBlock(const Constraint& c, const Real* r, const Real* old,
                                Real* lambda) const {
-  bool solved = false;
   if (c.count == 1) {
     lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
-    solved = true;
-  } else if (c.cholesky) {
+    return;
+  }
+  if (c.cholesky) {
     // All points pushing: solve K d = -r exactly with the Cholesky factor of (K + eps I) from
     // prepare(); accepted when no impulse turns negative (the usual resting case).
-    Real y[4];
+    Real y[4], d[4];
     for (int i = 0; i < c.count; ++i) {
       Real v = -r[i];
       for (int j = 0; j < i; ++j) v -= c.l[i][j] * y[j];
@@ -230,24 +257,61 @@ void ContactSolver::solveBlock(const Constraint& c, const Real* r, const Real* o
     }
     for (int i = c.count - 1; i >= 0; --i) {
       Real v = y[i];
-      for (int j = i + 1; j < c.count; ++j) v -= c.l[j][i] * lambda[j];
-      lambda[i] = v / c.l[i][i];
+      for (int j = i + 1; j < c.count; ++j) v -= c.l[j][i] * d[j];
+      d[i] = v / c.l[i][i];
     }
-    solved = true;
-    for (int i = 0; i < c.count; ++i) {
-      lambda[i] += old[i];
-      solved = solved && lambda[i] >= 0.0;
+    bool ok = true;
+    for (int i = 0; i < c.count; ++i) ok = ok && old[i] + d[i] >= 0.0;
+    if (ok) {
+      for (int i = 0; i < c.count; ++i) lambda[i] = old[i] + d[i];
+      return;
     }
-    if (!solved)
-      for (int i = 0; i < c.count; ++i) lambda[i] = old[i];
-  }
-  if (!solved) {
-    for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
-      for (int i = 0; i < c.count; ++i) {
-        Real vn = r[i];
-        for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
-        lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
+    // Active set (the enumeration of Box2D's two-point block solver, by iteration): keep the
+    // points that pushed, release the others to zero, solve the smaller system exactly, and
+    // accept when the released points do not penetrate and the kept ones still push.
+    bool active[4];
+    for (int i = 0; i < c.count; ++i) active[i] = old[i] + d[i] > 0.0;
+    for (int attempt = 0; attempt < kActiveSetAttempts; ++attempt) {
+      int idx[4], n = 0;
+      for (int i = 0; i < c.count; ++i)
+        if (active[i]) idx[n++] = i;
+      Real x[4] = {0.0, 0.0, 0.0, 0.0};  // impulse changes
+      for (int i = 0; i < c.count; ++i)
+        if (!active[i]) x[i] = -old[i];
+      if (n > 0) {
+        Real a[4][4], rhs[4], diag = 0.0;
+        for (int p = 0; p < n; ++p) {
+          rhs[p] = -r[idx[p]];
+          for (int i = 0; i < c.count; ++i)
+            if (!active[i]) rhs[p] -= c.k[idx[p]][i] * x[i];
+          for (int q = 0; q < n; ++q) a[p][q] = c.k[idx[p]][idx[q]];
+          diag = std::max(diag, a[p][p]);
+        }
+        if (!solveSpd(n, a, kRegularisation * diag, rhs)) break;
+        for (int p = 0; p < n; ++p) x[idx[p]] = rhs[p];
       }
+      bool good = true;
+      for (int i = 0; i < c.count; ++i) {
+        if (active[i]) {
+          if (old[i] + x[i] < 0.0) active[i] = false, good = false;
+        } else {
+          Real vn = r[i];
+          for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * x[j];
+          if (vn < 0.0) active[i] = true, good = false;
+        }
+      }
+      if (good) {
+        for (int i = 0; i < c.count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
+        return;
+      }
+    }
+  }
+  for (int i = 0; i < c.count; ++i) lambda[i] = old[i];
+  for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
+    for (int i = 0; i < c.count; ++i) {
+      Real vn = r[i];
+      for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
+      lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
     }
   }
 }
