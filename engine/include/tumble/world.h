@@ -133,6 +133,7 @@ class World {
   Settings lastSettings_;
   bool haveLastSettings_ = false;
   std::vector<Body> bodies_;
+  std::vector<Aabb> boxes_;  // per body: tight box grown by half the speculative margin and reach
   int liveBodies_ = 0;
   BroadPhase broadPhase_;
   std::vector<Manifold> manifolds_;

@@ -62,8 +62,9 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
   bodies_.push_back(std::move(*made));
   Body& b = bodies_.back();
   const Real grow = 0.5 * settings_.contact.speculativeMargin;
-  b.proxy = broadPhase_.createProxy(bodyAabb(b).fattened(grow), settings_.broadphase.aabbMargin,
-                                    id.index);
+  boxes_.resize(bodies_.size());
+  boxes_[id.index] = bodyAabb(b).fattened(grow);
+  b.proxy = broadPhase_.createProxy(boxes_[id.index], settings_.broadphase.aabbMargin, id.index);
   ++liveBodies_;
   return id;
 }
@@ -119,8 +120,8 @@ void World::setTransform(BodyId id, const Transform& xf) {
   Body& b = bodies_[id.index];
   b.rotation = xf.rotation / glm::length(xf.rotation);
   b.center = xf.position + b.rotation * b.localCenter;
-  broadPhase_.resetProxy(b.proxy, bodyAabb(b).fattened(0.5 * settings_.contact.speculativeMargin),
-                         settings_.broadphase.aabbMargin);
+  boxes_[id.index] = bodyAabb(b).fattened(0.5 * settings_.contact.speculativeMargin);
+  broadPhase_.resetProxy(b.proxy, boxes_[id.index], settings_.broadphase.aabbMargin);
   wake(id);
   // Bodies resting on a moved static or kinematic body must notice.
   for (const Manifold& m : manifolds_)
@@ -175,8 +176,10 @@ std::optional<std::string> World::step() {
         s.contact.speculativeMargin != lastSettings_.contact.speculativeMargin)
       for (Body& b : bodies_)
         if (b.alive)
-          broadPhase_.resetProxy(b.proxy, bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin),
-                                 s.broadphase.aabbMargin);
+          broadPhase_.resetProxy(
+              b.proxy,
+              boxes_[&b - bodies_.data()] = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin),
+              s.broadphase.aabbMargin);
   }
   lastSettings_ = s;
   haveLastSettings_ = true;
@@ -248,7 +251,8 @@ void World::substep(Real h, const Settings& s) {
 void World::updateBroadPhase(Real h, const Settings& s) {
   for (Body& b : bodies_) {
     if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
-    const Aabb box = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
+    Aabb& box = boxes_[&b - bodies_.data()];
+    box = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
     broadPhase_.moveProxy(b.proxy, box, s.broadphase.aabbMargin);
   }
   const auto& pairs = broadPhase_.updatePairs([&](int pa, int pb) {
@@ -290,6 +294,14 @@ void World::updateContacts(Real h, const Settings& s) {
     m.b = BodyId{ib};
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
+    if (!boxes_[ia].overlaps(boxes_[ib])) {
+      // Farther apart than the speculative distance: no contact, no GJK (the fat boxes of the
+      // broad-phase overlap, the grown tight boxes do not).
+      if (old) m.cache = old->cache;
+      m.overlapping = false;
+      next.push_back(m);
+      continue;
+    }
     const Real speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
     collideBodies(A, B, s, speculative, old, m, counters);
     if (s.crosscheck != CrossCheckMode::Off)
