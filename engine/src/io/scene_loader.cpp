@@ -265,23 +265,38 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
   }
 }
 
+namespace {
+std::vector<std::filesystem::path> assetRoots();
+}  // namespace
+
 Expected<Scene> loadScene(const std::filesystem::path& file,
                           const std::filesystem::path& shapesDir) {
   std::ifstream in(file);
   if (!in) return Expected<Scene>::failure(file.string() + ": cannot open scene file");
   std::stringstream ss;
   ss << in.rdbuf();
-  const auto dir = shapesDir.empty() ? file.parent_path() / ".." / "shapes" : shapesDir;
+  std::filesystem::path dir = shapesDir;
+  if (dir.empty()) {
+    // Beside the scene (assets/scenes/../shapes), else the assets directory found as for scenes.
+    dir = file.parent_path() / ".." / "shapes";
+    if (!std::filesystem::is_directory(dir))
+      for (const auto& root : assetRoots())
+        if (std::filesystem::is_directory(root / "shapes")) {
+          dir = root / "shapes";
+          break;
+        }
+  }
   auto scene = parseScene(ss.str(), file.string(), dir);
   if (scene && scene->name.empty()) scene->name = file.stem().string();
   return scene;
 }
 
-Expected<std::filesystem::path> findSceneFile(std::string_view nameOrPath) {
+namespace {
+
+// Candidate assets directories: $TUMBLE_ASSETS, then <dir>/assets for the current directory, the
+// executable's directory (a build tree inside the repository) and all their parents.
+std::vector<std::filesystem::path> assetRoots() {
   namespace fs = std::filesystem;
-  const fs::path given(nameOrPath);
-  if (fs::is_regular_file(given)) return given;
-  const std::string file = std::string(nameOrPath) + (given.has_extension() ? "" : ".json");
   std::vector<fs::path> roots;
   if (const char* env = std::getenv("TUMBLE_ASSETS")) roots.emplace_back(env);
   std::vector<fs::path> starts{fs::current_path()};
@@ -293,6 +308,17 @@ Expected<std::filesystem::path> findSceneFile(std::string_view nameOrPath) {
       roots.push_back(p / "assets");
       if (p == p.parent_path()) break;
     }
+  return roots;
+}
+
+}  // namespace
+
+Expected<std::filesystem::path> findSceneFile(std::string_view nameOrPath) {
+  namespace fs = std::filesystem;
+  const fs::path given(nameOrPath);
+  if (fs::is_regular_file(given)) return given;
+  const std::string file = std::string(nameOrPath) + (given.has_extension() ? "" : ".json");
+  const std::vector<fs::path> roots = assetRoots();
   std::string looked;
   for (const fs::path& r : roots) {
     const fs::path candidate = r / "scenes" / file;
