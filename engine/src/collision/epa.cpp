@@ -167,6 +167,9 @@ EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const Suppo
     const EpaFace& f = poly.face(best);
     if (iterations >= settings.maxIterations) break;
     ++iterations;
+    // Hill-climbing hints from the face's own vertices: they are support points for directions
+    // near its normal, so the climb is short (the previous support is often far away).
+    poly.faceHints(best, frame);
     MinkowskiVertex m = frame.support(f.normal);
     size = std::max(size, glm::length(m.w));
     Real upper = glm::dot(m.w, f.normal);

@@ -1,5 +1,6 @@
 #include "collision/epa_polytope.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tumble::detail {
@@ -53,20 +54,16 @@ bool EpaPolytope::initTetrahedron(const MinkowskiVertex (&p)[4]) {
   for (int f = 0; f < 4; ++f) {
     if (!makeFace(allocateFace(), kFaces[f][0], kFaces[f][1], kFaces[f][2])) return false;
   }
+  // Neighbours of the fixed face table above: {face, edge in it} across each edge.
+  static constexpr int kAdj[4][3][2] = {{{2, 2}, {3, 0}, {1, 0}},
+                                        {{0, 2}, {3, 2}, {2, 0}},
+                                        {{1, 2}, {3, 1}, {0, 0}},
+                                        {{0, 1}, {2, 1}, {1, 1}}};
   for (int f = 0; f < 4; ++f) {
     EpaFace& face = faces_[static_cast<size_t>(f)];
     for (int e = 0; e < 3; ++e) {
-      int a = face.v[e], b = face.v[(e + 1) % 3];
-      for (int g = 0; g < 4; ++g) {
-        if (g == f) continue;
-        const EpaFace& other = faces_[static_cast<size_t>(g)];
-        for (int k = 0; k < 3; ++k) {
-          if (other.v[k] == b && other.v[(k + 1) % 3] == a) {
-            face.adj[e] = g;
-            face.adjEdge[e] = k;
-          }
-        }
-      }
+      face.adj[e] = kAdj[f][e][0];
+      face.adjEdge[e] = kAdj[f][e][1];
     }
   }
   return true;
@@ -219,9 +216,9 @@ void EpaPolytope::witnesses(int f, Vec3& pa, Vec3& pb) const {
   const MinkowskiVertex& c = verts_[static_cast<size_t>(face.v[2])];
   // Barycentric coordinates of the origin's projection on the face (signed areas).
   Vec3 p = face.normal * face.distance;
-  Real l0 = std::fmax(0.0, glm::dot(face.normal, glm::cross(b.w - p, c.w - p)));
-  Real l1 = std::fmax(0.0, glm::dot(face.normal, glm::cross(c.w - p, a.w - p)));
-  Real l2 = std::fmax(0.0, glm::dot(face.normal, glm::cross(a.w - p, b.w - p)));
+  Real l0 = std::max(0.0, glm::dot(face.normal, glm::cross(b.w - p, c.w - p)));
+  Real l1 = std::max(0.0, glm::dot(face.normal, glm::cross(c.w - p, a.w - p)));
+  Real l2 = std::max(0.0, glm::dot(face.normal, glm::cross(a.w - p, b.w - p)));
   Real sum = l0 + l1 + l2;
   if (!(sum > 0.0)) {
     l0 = l1 = l2 = 1.0;

@@ -38,6 +38,25 @@ class EpaPolytope {
   /// face of A - B tie), the one whose triangle holds the origin's projection best (largest least
   /// barycentric coordinate); `best` itself when no other does better.
   int refineClosest(int best, Real eps) const;
+  /// Sets the frame's support hints to the vertices of face `f` best along its normal.
+  void faceHints(int f, PairFrame& frame) const {
+    const EpaFace& face = faces_[static_cast<size_t>(f)];
+    int bestA = 0, bestB = 0;
+    Real da = 0.0, db = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      const MinkowskiVertex& m = verts_[static_cast<size_t>(face.v[k])];
+      Real a = glm::dot(m.pa, face.normal), b = glm::dot(m.pb, face.normal);
+      if (k == 0 || a > da) {
+        da = a;
+        bestA = m.ia;
+      }
+      if (k == 0 || b < db) {
+        db = b;
+        bestB = m.ib;
+      }
+    }
+    frame.setHints(bestA, bestB);
+  }
   /// Witness points (A's frame) of the projection of the origin onto face `f`.
   void witnesses(int f, Vec3& pa, Vec3& pb) const;
 

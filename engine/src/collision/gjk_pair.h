@@ -21,11 +21,22 @@ class PairFrame {
  public:
   PairFrame(const SupportShape& a, const Transform& xa, const SupportShape& b, const Transform& xb)
       : a_(a), b_(b), xa_(xa) {
-    Quat qr = glm::conjugate(xa.rotation) * xb.rotation;
-    rot_ = glm::mat3_cast(qr);
-    rotT_ = glm::transpose(rot_);
-    offset_ = glm::conjugate(xa.rotation) * (xb.position - xa.position);
+    // Relative rotation q = conj(qa) qb and offset conj(qa) (pb - pa), written out (the generic
+    // GLM paths cost more than the whole first GJK iteration on small sets).
+    const Quat& p = xa.rotation;
+    const Quat& q = xb.rotation;
+    Real w = p.w * q.w + p.x * q.x + p.y * q.y + p.z * q.z;
+    Real x = p.w * q.x - p.x * q.w - p.y * q.z + p.z * q.y;
+    Real y = p.w * q.y + p.x * q.z - p.y * q.w - p.z * q.x;
+    Real z = p.w * q.z - p.x * q.y + p.y * q.x - p.z * q.w;
+    rot_ = rotationMatrix(w, x, y, z);
+    Mat3 ra = rotationMatrix(p.w, p.x, p.y, p.z);
+    Vec3 d = xb.position - xa.position;
+    offset_ = Vec3{glm::dot(ra[0], d), glm::dot(ra[1], d), glm::dot(ra[2], d)};
   }
+
+  /// B's origin in A's frame.
+  const Vec3& offset() const { return offset_; }
 
   /// B's local point in A's frame.
   Vec3 pointB(int ib) const { return rot_ * b_.points[static_cast<size_t>(ib)] + offset_; }
@@ -43,10 +54,22 @@ class PairFrame {
   /// Support point of A - B along `d` (A's frame): argmax over A of d.a minus argmax over B of
   /// -d.b. Keeps one hill-climbing hint per shape across calls.
   MinkowskiVertex support(const Vec3& d) {
-    hintA_ = supportIndex(a_, d, hintA_);
-    hintB_ = supportIndex(b_, rotT_ * (-d), hintB_);
+    supportIndices(d);
     return vertex(hintA_, hintB_);
   }
+
+  /// The support indices only (into hintA() / hintB()), for loops that keep just w.
+  void supportIndices(const Vec3& d) {
+    hintA_ = find(a_, d, hintA_);
+    Vec3 nd = -d;
+    hintB_ =
+        find(b_, Vec3{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)}, hintB_);
+  }
+  int hintA() const { return hintA_; }
+  int hintB() const { return hintB_; }
+  /// Minkowski point of an index pair (A's frame).
+  Vec3 difference(int ia, int ib) const { return a_.points[static_cast<size_t>(ia)] - pointB(ib); }
+  const Vec3& pointA(int ia) const { return a_.points[static_cast<size_t>(ia)]; }
 
   void setHints(int ia, int ib) {
     hintA_ = ia;
@@ -62,11 +85,39 @@ class PairFrame {
   Vec3 toWorldDirection(const Vec3& d) const { return xa_.rotate(d); }
 
  private:
+  // Small sets inline their brute-force search (the common case: boxes, small hulls); larger
+  // ones go through supportIndex (hill climbing when there is an adjacency).
+  static int find(const SupportShape& s, const Vec3& d, int hint) {
+    size_t n = s.points.size();
+    if (n > 16) return supportIndex(s, d, hint);
+    const Vec3* p = s.points.data();
+    int best = 0;
+    Real bestDot = glm::dot(p[0], d);
+    for (size_t i = 1; i < n; ++i) {
+      Real v = glm::dot(p[i], d);
+      if (v > bestDot) {
+        bestDot = v;
+        best = static_cast<int>(i);
+      }
+    }
+    return best;
+  }
+
   const SupportShape& a_;
   const SupportShape& b_;
   Transform xa_;
+  // Column-major rotation of a unit quaternion (w, x, y, z).
+  static Mat3 rotationMatrix(Real w, Real x, Real y, Real z) {
+    Real xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
+    Real wx = w * x, wy = w * y, wz = w * z;
+    Mat3 m;
+    m[0] = Vec3{1.0 - 2.0 * (yy + zz), 2.0 * (xy + wz), 2.0 * (xz - wy)};
+    m[1] = Vec3{2.0 * (xy - wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz + wx)};
+    m[2] = Vec3{2.0 * (xz + wy), 2.0 * (yz - wx), 1.0 - 2.0 * (xx + yy)};
+    return m;
+  }
+
   Mat3 rot_{1.0};
-  Mat3 rotT_{1.0};
   Vec3 offset_{0.0};
   int hintA_ = 0;
   int hintB_ = 0;

@@ -17,7 +17,7 @@ namespace tumble::detail {
 /// `mask`), they sum to 1, and v = sum lambda[i] w[i] (computed more accurately where possible).
 struct SubSimplex {
   Vec3 v{0.0};
-  Real lambda[4] = {0.0, 0.0, 0.0, 0.0};
+  Real lambda[4];  ///< meaningful for the kept vertices only
   unsigned mask = 0;
 };
 
@@ -30,7 +30,6 @@ inline constexpr Real kDegenerateTetrahedron2 = 1e-24;
 inline constexpr Real kTinyNormal2 = 1e-200;
 
 inline void sv0(const Vec3* w, int i, SubSimplex& out) {
-  out = SubSimplex{};
   out.v = w[i];
   out.lambda[i] = 1.0;
   out.mask = 1u << i;
@@ -44,7 +43,6 @@ inline void sv1(const Vec3* w, int i0, int i1, SubSimplex& out) {
   if (!(tt > 0.0) || s <= 0.0) return sv0(w, i0, out);
   if (s >= tt) return sv0(w, i1, out);
   Real u = s / tt;
-  out = SubSimplex{};
   out.lambda[i0] = 1.0 - u;
   out.lambda[i1] = u;
   out.mask = (1u << i0) | (1u << i1);
@@ -76,7 +74,6 @@ inline void sv2(const Vec3* w, int i0, int i1, int i2, SubSimplex& out) {
     Real c2 = glm::dot(n, glm::cross(ap, bp));
     if (c0 > 0.0 && c1 > 0.0 && c2 > 0.0) {
       Real sum = c0 + c1 + c2;
-      out = SubSimplex{};
       out.lambda[i0] = c0 / sum;
       out.lambda[i1] = c1 / sum;
       out.lambda[i2] = c2 / sum;
@@ -126,7 +123,6 @@ inline void sv3(const Vec3* w, SubSimplex& out) {
     Real c3 = glm::dot(e1, glm::cross(e2, m0));
     Real c0 = det - c1 - c2 - c3;
     if (sameSign(det, c0) && sameSign(det, c1) && sameSign(det, c2) && sameSign(det, c3)) {
-      out = SubSimplex{};
       out.lambda[0] = c0 / det;
       out.lambda[1] = c1 / det;
       out.lambda[2] = c2 / det;
