@@ -47,7 +47,13 @@ struct GjkTrace {
   std::vector<GjkTraceStep> steps;
 };
 
-/// Distance and closest points between A (under `xa`) and B (under `xb`).
+/// Distance and closest points between A (under `xa`) and B (under `xb`). Intersecting when the
+/// origin is enclosed by the simplex or lies on it up to rounding (touching sets may come out
+/// either way, with distance ~0); Separated when the distance converged (gjk.tolerance, relative
+/// to the squared distance), the support repeated, or no strict progress was possible;
+/// MaxIterations after gjk.max_iterations support evaluations, with the best estimate so far
+/// (an upper bound on the distance). Works in A's frame, so large offsets cost no precision
+/// beyond the inputs' own. No heap allocation.
 /// `warm`, when given, seeds the simplex (e.g. last step's result for the same pair).
 GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportShape& b,
                       const Transform& xb, const Settings::Gjk& settings,
