@@ -11,6 +11,7 @@ namespace tumble::cli {
 std::span<const Command> commands() {
   static const Command kCommands[] = {
       {"help", "print this help", nullptr},
+      {"chain", "fold a chain of capsules that never passes through itself (JSON)", [](Args a) { int runChain(Args); return runChain(a); }},
       {"collide", "GJK/EPA and the LP test on pairs (JSON Lines)", [](Args a) { int runCollide(Args); return runCollide(a); }},
       {"sim", "run a scene headless and report its state (JSON)", [](Args a) { int runSim(Args); return runSim(a); }},
   };
