@@ -151,7 +151,7 @@ int run(std::istream& in, const std::string& name, const Settings& settings) {
       std::fprintf(stderr, "chain: %s: folds[%zu]: %s\n", name.c_str(), k, r.error().c_str());
       return 2;
     }
-    nlohmann::json line;
+    nlohmann::ordered_json line;
     line["fold"] = k;
     line["requested"] = r->requested;
     line["applied"] = r->applied;
