@@ -85,6 +85,11 @@ TEST_CASE("a hairpin fold of a straight chain stops at contact", "[chain]") {
   REQUIRE(again.ok());
   CHECK(again->blocked);
   CHECK_THAT(again->applied, Catch::WithinAbs(0.0, 1e-3));
+  // A zero fold at contact is a completed no-op, not a blocked one.
+  auto none = chain->fold(10, Vec3(0, 1, 0), 0.0);
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->blocked);
+  CHECK(none->status == ChainMotionStatus::Completed);
   auto back = chain->fold(10, Vec3(0, 1, 0), -1.0);
   REQUIRE(back.ok());
   CHECK_FALSE(back->blocked);

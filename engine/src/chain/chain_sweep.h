@@ -48,6 +48,7 @@ SweepOutcome advance(const Motion& motion, const std::vector<SweepPair>& pairs, 
                      Real radius, Real tolerance, int maxSubsteps) {
   const Real t = tolerance * radius;
   SweepOutcome out;
+  if (!(total > 0.0)) return out;  // nothing to move: completed at 0
   struct Key {
     Real until;
     int pair;
