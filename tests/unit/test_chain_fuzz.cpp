@@ -7,6 +7,7 @@
 // TUMBLE_CHAIN_FOLDS=N runs N folds instead; Debug and sanitizer builds default to 10,000.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -176,4 +177,87 @@ TEST_CASE("random folds never pass through the chain and stop at contact", "[cha
   CHECK(largestGapCheck <= 1.0);
   WARN("folds " << done << ", blocked " << blocked << ", completed " << completed
                 << ", sampler evaluations " << evaluations);
+}
+
+TEST_CASE("random length changes never pass through the chain and stop at contact",
+          "[chain][fuzz]") {
+  // A fifth as many edits as folds; the sampler moves points k+1.. by lambda * d itself and uses
+  // the Lipschitz bound 2 (each segment's points move at most |d lambda|), not the library's 1.
+  const int total = std::max(1, foldCount() / 5);
+  Settings::Chain settings;
+  std::mt19937_64 rng(0x1e9617ULL);
+  int done = 0, blocked = 0, completed = 0, other = 0, chains = 0;
+  while (done < total) {
+    const auto family = static_cast<ChainFamily>(chains % 3);
+    const int segments = uniformInt(rng, 5, 120);
+    Real radius = uniformIn(rng, 0.01, 0.3);
+    const std::vector<Vec3> start = makeChain(family, segments, rng);
+    auto made = Chain::create(start, radius, settings);
+    while (!made) made = Chain::create(start, radius *= 0.5, settings);
+    Chain chain = *made;
+    ++chains;
+    const Real t = settings.tolerance * radius;
+    for (int e = 0; e < 40 && done < total; ++e, ++done) {
+      const std::vector<Vec3> p = chain.points();
+      if (e % 4 == 0) {  // fold now and then so the lengths change in crumpled shapes too
+        (void)chain.fold(uniformInt(rng, 1, segments - 1), unitVector(rng),
+                         uniformIn(rng, -M_PI, M_PI), settings);
+        continue;
+      }
+      const int k = uniformInt(rng, 0, segments - 1);
+      const Real current = glm::length(p[k + 1] - p[k]);
+      const Real target = current * uniformIn(rng, 0.05, 3.0);
+      auto r = chain.setSegmentLength(k, target, settings);
+      REQUIRE(r.ok());
+      INFO("chain " << chains << " edit " << e << " segment " << k << " from " << current << " to "
+                    << target << " applied " << r->applied);
+      REQUIRE(std::abs(r->applied) <= std::abs(target - current) + 1e-12);
+      REQUIRE(r->applied * (target - current) >= 0.0);
+      const Vec3 d = (p[k + 1] - p[k]) / current;
+      auto at = [&](int i, Real lambda) { return i > k ? p[i] + lambda * d : p[i]; };
+      auto gap = [&](int a, int b, Real lambda) {
+        return segmentDistance(at(a, lambda), at(a + 1, lambda), at(b, lambda), at(b + 1, lambda)) -
+               2.0 * radius;
+      };
+      const Real applied = r->applied;
+      Real endGap = 1e300;
+      for (int a = k; a < segments; ++a)
+        for (int b = 0; b < segments; ++b) {
+          const bool changes = (b < k && a - b >= 2) || (b == k && a >= k + 2);
+          if (!changes) continue;
+          const Real g0 = gap(a, b, 0.0), g1 = gap(a, b, applied);
+          endGap = std::min(endGap, g1);
+          REQUIRE(g1 >= -t);
+          if (g0 - 2.0 * std::abs(applied) >= -t) continue;
+          struct Interval {
+            Real lo, hi, glo, ghi;
+          };
+          std::vector<Interval> stack{{0.0, applied, g0, g1}};
+          while (!stack.empty()) {
+            const Interval iv = stack.back();
+            stack.pop_back();
+            if (0.5 * (iv.glo + iv.ghi - 2.0 * std::abs(iv.hi - iv.lo)) >= -t) continue;
+            REQUIRE(std::abs(iv.hi - iv.lo) > 1e-13);
+            const Real mid = 0.5 * (iv.lo + iv.hi), gm = gap(a, b, mid);
+            REQUIRE(gm >= -t);
+            stack.push_back({iv.lo, mid, iv.glo, gm});
+            stack.push_back({mid, iv.hi, gm, iv.ghi});
+          }
+        }
+      if (r->status == ChainMotionStatus::Blocked) {
+        ++blocked;
+        REQUIRE(endGap <= t);
+      } else if (r->status == ChainMotionStatus::Completed) {
+        ++completed;
+        CHECK_THAT(glm::length(chain.points()[k + 1] - chain.points()[k]),
+                   Catch::WithinAbs(target, 1e-9));
+      } else {
+        ++other;
+      }
+    }
+  }
+  CHECK(other == 0);
+  CHECK(blocked > total / 20);
+  CHECK(completed > total / 5);
+  WARN("length edits and folds " << done << ", blocked " << blocked << ", completed " << completed);
 }
