@@ -156,8 +156,8 @@ int run(std::istream& in, const std::string& name, const Settings& settings) {
     line["requested"] = r->requested;
     line["applied"] = r->applied;
     line["blocked"] = r->blocked;
-    if (r->minGap < std::numeric_limits<Real>::max())
-      line["min_gap"] = r->minGap;
+    if (r->minGap)
+      line["min_gap"] = *r->minGap;
     else
       line["min_gap"] = nullptr;
     line["points"] = pointsJson(chain->points());

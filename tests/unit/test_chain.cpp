@@ -46,7 +46,7 @@ TEST_CASE("a fold stops at the analytic first-contact angle", "[chain]") {
     CHECK(r->contact->j == 2);
     CHECK_THAT(sign * r->applied, Catch::WithinAbs(expected, angleTol));
     CHECK(r->applied * sign > 0.0);
-    CHECK(std::abs(r->minGap) <= t);
+    CHECK(std::abs(r->minGap.value()) <= t);
     const Vec3 tip = chain->points()[3];
     CHECK_THAT(std::atan2(tip.y, tip.x), Catch::WithinAbs(expected, angleTol));
     CHECK_THAT(tip.z, Catch::WithinAbs(0.0, 1e-15));
@@ -77,9 +77,9 @@ TEST_CASE("a hairpin fold of a straight chain stops at contact", "[chain]") {
   CHECK(r->blocked);
   CHECK(r->applied > 2.5);
   CHECK(r->applied < M_PI);
-  CHECK(r->minGap <= 0.01 * radius);
-  CHECK(r->minGap >= -0.01 * radius);
-  CHECK_THAT(r->minGap, Catch::WithinAbs(bruteMinGap(chain->points(), radius), 1e-12));
+  CHECK(r->minGap.value() <= 0.01 * radius);
+  CHECK(r->minGap.value() >= -0.01 * radius);
+  CHECK_THAT(r->minGap.value(), Catch::WithinAbs(bruteMinGap(chain->points(), radius), 1e-12));
   // Folding further in the same direction is blocked at once; folding back is free.
   auto again = chain->fold(10, Vec3(0, 1, 0), 0.5);
   REQUIRE(again.ok());
@@ -206,7 +206,7 @@ TEST_CASE("max_substeps caps the work and says so", "[chain]") {
   CHECK(r->status == ChainMotionStatus::MaxSubsteps);
   CHECK(r->blocked);
   CHECK(r->substeps == 10);
-  CHECK(r->minGap > -0.01 * 0.05);
+  CHECK(r->minGap.value() > -0.01 * 0.05);
 }
 
 TEST_CASE("the broad-phase returns exactly the pairs of the all-pairs loop", "[chain]") {

@@ -164,7 +164,8 @@ TEST_CASE("random folds never pass through the chain and stop at contact", "[cha
           break;
       }
       if (done % 97 == 0) {  // the reported least gap against the all-pairs loop, sometimes
-        REQUIRE_THAT(r->minGap, Catch::WithinAbs(bruteMinGap(chain.points(), radius), 1e-12));
+        REQUIRE_THAT(r->minGap.value(),
+                     Catch::WithinAbs(bruteMinGap(chain.points(), radius), 1e-12));
       }
     }
   }

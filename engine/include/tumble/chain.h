@@ -43,8 +43,9 @@ struct FoldResult {
   Real applied = 0.0;    ///< applied angle: same sign as requested, |applied| <= |requested|
   bool blocked = false;  ///< |applied| < |requested|
   ChainMotionStatus status = ChainMotionStatus::Completed;
-  Real minGap = 0.0;  ///< least gap over all pairs |i-j| >= 2 after the edit (metres);
-                      ///< the largest finite Real when the chain has no such pair
+  /// Least gap over all pairs |i-j| >= 2 after the edit (metres); none when the chain has
+  /// fewer than 3 segments.
+  std::optional<Real> minGap;
   std::optional<SegmentPair> contact;  ///< the pair that stopped the motion, when Blocked
   int substeps = 0;        ///< advancement steps (distance evaluations of candidate pairs)
   int candidatePairs = 0;  ///< pairs kept by the broad-phase for this motion
@@ -52,9 +53,9 @@ struct FoldResult {
 
 /// The outcome of a rigid placement edit (append).
 struct AppendResult {
-  int segment = 0;    ///< index of the new segment
-  Real minGap = 0.0;  ///< least gap of the new segment against segments 0..n-3 (or the largest
-                      ///< finite Real when there is none)
+  int segment = 0;  ///< index of the new segment
+  /// Least gap of the new segment against segments 0..n-3 (metres); none when there are none.
+  std::optional<Real> minGap;
 };
 
 /// A chain of capsules; always valid (no gap < -T for the settings it was checked with).

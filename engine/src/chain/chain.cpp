@@ -79,9 +79,10 @@ struct StretchMotion {
   }
 };
 
-Real finalMinGap(const std::vector<Vec3>& points, Real radius) {
+std::optional<Real> finalMinGap(const std::vector<Vec3>& points, Real radius) {
   const auto best = chainClosestPair(points, radius);
-  return best ? best->gap : std::numeric_limits<Real>::max();
+  if (!best) return std::nullopt;
+  return best->gap;
 }
 
 }  // namespace
@@ -280,15 +281,16 @@ Expected<AppendResult> Chain::append(const Vec3& direction, Real length,
   const int seg = n - 1;
   const Box nb{glm::min(a, b), glm::max(a, b)};
   const Real limit = 2.0 * radius_ - settings.tolerance * radius_;
-  AppendResult result{seg, std::numeric_limits<Real>::max()};
+  AppendResult result{seg, std::nullopt};
   for (int k = 0; k + 2 <= seg; ++k) {
     const Box kb{glm::min(points_[k], points_[k + 1]), glm::max(points_[k], points_[k + 1])};
-    if (chain_detail::boxDistance(nb, kb) - 2.0 * radius_ >= result.minGap) continue;
+    if (result.minGap && chain_detail::boxDistance(nb, kb) - 2.0 * radius_ >= *result.minGap)
+      continue;
     const Real d = segmentDistance(points_[k], points_[k + 1], a, b);
     if (d < limit)
       return R::failure("the new segment " + std::to_string(seg) + " would intersect: " +
                         pairMessage(SegmentPair{k, seg, d - 2.0 * radius_}, radius_));
-    result.minGap = std::min(result.minGap, d - 2.0 * radius_);
+    result.minGap = std::min(result.minGap.value_or(d - 2.0 * radius_), d - 2.0 * radius_);
   }
   points_.push_back(b);
   return result;
