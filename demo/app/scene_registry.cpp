@@ -6,7 +6,8 @@ namespace tumble::demo {
 std::span<const SceneEntry> sceneTable() {
   // Sorted by name; one line per scene.
   static const SceneEntry kScenes[] = {
-      {"chain", "a chain of capsules folded at its joints, never passing through itself", [] { extern std::unique_ptr<Scene> makeChainScene(); return makeChainScene(); }},
+      {"chain", "a chain of capsules folded at its joints, never passing through itself",
+       makeChainScene},
       {"incline", "assets/scenes/incline.json: boxes on 30 degree slopes, one holds, one slides"},
       {"pile", "assets/scenes/pile.json: 300 mixed hulls dropped into an open box"},
       {"pyramid", "assets/scenes/pyramid.json: a pyramid of 210 boxes"},

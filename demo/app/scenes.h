@@ -7,6 +7,9 @@
 
 namespace tumble::demo {
 
+/// A foldable chain of capsules (tumble/chain.h); scene_chain.cpp.
+std::unique_ptr<Scene> makeChainScene();
+
 /// The scene file assets/scenes/<name>.json, built and stepped by the engine's World; mouse
 /// grabbing, dropping bodies.
 std::unique_ptr<Scene> makeFileScene(std::string_view name);
