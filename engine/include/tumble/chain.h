@@ -58,7 +58,8 @@ struct AppendResult {
   std::optional<Real> minGap;
 };
 
-/// A chain of capsules; always valid (no gap < -T for the settings it was checked with).
+/// A chain of capsules; always valid (no gap < -T for the settings it was checked with). Pass the
+/// same Settings::Chain to every edit: a pair already below a smaller -T blocks a motion at once.
 class Chain {
  public:
   /// Validates and builds a chain: at least 2 points, finite coordinates, radius > 0 and finite,
