@@ -14,6 +14,13 @@ struct Command {
   int (*run)(Args args);
 };
 
+/// `tumble-cli chain FILE`: a chain script (DESIGN.md "Chain scripts").
+int runChain(Args args);
+/// `tumble-cli collide FILE|-`: collision queries (DESIGN.md "Collision queries").
+int runCollide(Args args);
+/// `tumble-cli sim SCENE`: runs a scene headless.
+int runSim(Args args);
+
 /// The subcommands, sorted by name.
 std::span<const Command> commands();
 

@@ -7,15 +7,15 @@
 
 namespace tumble::cli {
 
-// Each subcommand lives in its own file (cli_<name>.cpp) and adds one line here, sorted by name.
+// Each subcommand lives in its own file (cli_<name>.cpp), is declared in commands.h and adds one
+// line here, sorted by name.
 std::span<const Command> commands() {
   static const Command kCommands[] = {
-      {"help", "print this help", nullptr},
-      {"chain", "fold a chain of capsules that never passes through itself (JSON)", [](Args a) { int runChain(Args); return runChain(a); }},
-      {"collide", "GJK/EPA and the LP test on pairs (JSON Lines)", [](Args a) { int runCollide(Args); return runCollide(a); }},
-      {"sim", "run a scene headless and report its state (JSON)", [](Args a) { int runSim(Args); return runSim(a); }},
+      {"chain", "fold a chain of capsules that never passes through itself (JSON)", runChain},
+      {"collide", "GJK/EPA and the LP test on pairs (JSON Lines)", runCollide},
+      {"sim", "run a scene headless and report its state (JSON)", runSim},
   };
-  return std::span<const Command>(kCommands).subspan(1);  // "help" is handled by main
+  return kCommands;
 }
 
 }  // namespace tumble::cli
@@ -26,13 +26,15 @@ void printUsage(std::FILE* out) {
   std::fprintf(out,
                "usage: tumble-cli <command> [options]\n"
                "Runs the Tumble physics engine headless and prints JSON.\n\ncommands:\n");
-  for (const auto& c : tumble::cli::commands()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  for (const auto& c : tumble::cli::commands())
+    std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
   std::fprintf(out, "\n'tumble-cli <command> --help' describes a command.\n");
 }
 
 std::string knownCommands() {
   std::string names;
-  for (const auto& c : tumble::cli::commands()) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  for (const auto& c : tumble::cli::commands())
+    names += (names.empty() ? "" : ", ") + std::string(c.name);
   return names.empty() ? "(none yet)" : names;
 }
 
