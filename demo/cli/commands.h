@@ -18,6 +18,8 @@ struct Command {
 int runChain(Args args);
 /// `tumble-cli collide FILE|-`: collision queries (DESIGN.md "Collision queries").
 int runCollide(Args args);
+/// `tumble-cli settings`: lists every settings key (unit, range, default).
+int runSettings(Args args);
 /// `tumble-cli sim SCENE`: runs a scene headless.
 int runSim(Args args);
 

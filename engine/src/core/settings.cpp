@@ -91,10 +91,11 @@ bool parseReal(const std::string& text, Real& out) {
   return end == text.c_str() + text.size();
 }
 
+// The shortest text that reads back as the same double ("0.01", not "0.010000000000000000208").
 std::string formatReal(Real v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::string("?");
 }
 
 std::string rangeText(const SettingInfo& info) {
