@@ -1,6 +1,9 @@
 #pragma once
 /// EPA: penetration depth, normal and witness points of two overlapping convex point sets.
 
+#include <array>
+#include <vector>
+
 #include "tumble/gjk.h"
 
 namespace tumble {
@@ -28,5 +31,22 @@ struct EpaResult {
 /// queries allocate only the first time (per thread) and when the cap grows.
 EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const SupportShape& b,
                          const Transform& xb, const Settings::Epa& settings, const GjkResult& gjk);
+
+/// The polytope EPA ended with, recorded for the demo's GJK viewer.
+struct EpaTrace {
+  /// Points of the Minkowski difference A - B (world axes, m; translation-free like GJK's trace).
+  std::vector<Vec3> vertices;
+  /// Live triangles as indices into `vertices`, counter-clockwise seen from outside.
+  std::vector<std::array<int, 3>> faces;
+  /// Index into `faces` of the face that gave the depth and normal; -1 when EPA returned before
+  /// building a polytope (GJK not Intersecting, or A - B flat), then both lists are empty.
+  int closestFace = -1;
+};
+
+/// epaPenetration, recording the final polytope into `trace` (cleared first) when it is not null.
+/// Same answer as the overload above; recording allocates, the overload above does not.
+EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                         const Transform& xb, const Settings::Epa& settings, const GjkResult& gjk,
+                         EpaTrace* trace);
 
 }  // namespace tumble

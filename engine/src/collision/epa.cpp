@@ -62,10 +62,22 @@ EpaResult flatResult(const PairFrame& frame, const Vec3& normal, const Minkowski
   return r;
 }
 
-}  // namespace
+// The final polytope in world axes, for the viewer (epa.h, EpaTrace).
+void record(EpaTrace& trace, const EpaPolytope& poly, const PairFrame& frame, int best) {
+  for (int k = 0; k < poly.vertexCount(); ++k)
+    trace.vertices.push_back(frame.toWorldDirection(poly.vertex(k).w));
+  for (int f = 0; f < poly.faceSlots(); ++f) {
+    const EpaFace& face = poly.face(f);
+    if (!face.live) continue;
+    if (f == best) trace.closestFace = static_cast<int>(trace.faces.size());
+    trace.faces.push_back({face.v[0], face.v[1], face.v[2]});
+  }
+}
 
-EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const SupportShape& b,
-                         const Transform& xb, const Settings::Epa& settings, const GjkResult& gjk) {
+EpaResult runEpa(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                 const Transform& xb, const Settings::Epa& settings, const GjkResult& gjk,
+                 EpaTrace* trace) {
+  if (trace) *trace = EpaTrace{};
   if (gjk.status != GjkStatus::Intersecting) return fromGjk(gjk, EpaStatus::Touching);
   PairFrame frame(a, xa, b, xb);
 
@@ -199,7 +211,21 @@ EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const Suppo
   poly.witnesses(best, pa, pb);
   r.pointA = frame.toWorld(pa);
   r.pointB = frame.toWorld(pb);
+  if (trace) record(*trace, poly, frame, best);
   return r;
+}
+
+}  // namespace
+
+EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                         const Transform& xb, const Settings::Epa& settings, const GjkResult& gjk) {
+  return runEpa(a, xa, b, xb, settings, gjk, nullptr);
+}
+
+EpaResult epaPenetration(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                         const Transform& xb, const Settings::Epa& settings, const GjkResult& gjk,
+                         EpaTrace* trace) {
+  return runEpa(a, xa, b, xb, settings, gjk, trace);
 }
 
 }  // namespace tumble

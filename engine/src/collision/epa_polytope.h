@@ -28,6 +28,10 @@ class EpaPolytope {
   /// Live face closest to the origin (least signed distance).
   int closestFace() const;
   const EpaFace& face(int i) const { return faces_[static_cast<size_t>(i)]; }
+  /// Face slots in use (live or deleted: check EpaFace::live), for walking every face.
+  int faceSlots() const { return faceCount_; }
+  int vertexCount() const { return vertexCount_; }
+  const MinkowskiVertex& vertex(int i) const { return verts_[static_cast<size_t>(i)]; }
   bool containsVertex(int ia, int ib) const;
   bool hasRoom() const { return vertexCount_ < capacity_; }
   /// Adds `m`, deleting the faces it sees (starting with `from`) and closing the hole with a fan.
