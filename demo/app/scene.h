@@ -71,6 +71,9 @@ struct SceneEntry {
   std::string_view name;
   std::string_view description;
   std::unique_ptr<Scene> (*make)() = nullptr;
+  /// The browser's group: "dynamics", "geometry" or "chain"; the table is sorted by category
+  /// (in that order), then by name.
+  std::string_view category = "dynamics";
 };
 
 /// A new, not yet created, scene of `entry`.
