@@ -1,4 +1,5 @@
 #include "scene.h"
+#include "scene_gjk_viewer.h"
 #include "scenes.h"
 
 namespace tumble::demo {
@@ -8,6 +9,8 @@ std::span<const SceneEntry> sceneTable() {
   static const SceneEntry kScenes[] = {
       {"chain", "a chain of capsules folded at its joints, never passing through itself",
        makeChainScene},
+      {"gjk", "GJK/LP viewer: A - B, GJK's simplex step by step, EPA, the LP verdict beside",
+       makeGjkViewerScene},
       {"incline", "assets/scenes/incline.json: boxes on 30 degree slopes, one holds, one slides"},
       {"pile", "assets/scenes/pile.json: 300 mixed hulls dropped into an open box"},
       {"pyramid", "assets/scenes/pyramid.json: a pyramid of 210 boxes"},

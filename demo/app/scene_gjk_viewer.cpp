@@ -1,0 +1,608 @@
+// The GJK/LP viewer scene. Two views side by side: on the left the pair A, B as posed (meshes
+// of the renderer, the closest points or the penetration on top), on the right A - B (the hull of
+// all pairwise differences of the posed points, built by the engine's hull builder) around the
+// origin, with the simplex of the chosen GJK iteration and, when the pair overlaps, EPA's final
+// polytope and normal. Lines and translucent faces are drawn by gjk_viewer_overlay.h.
+// Computation: gjk_viewer_model.h (shared with tests/unit/test_gjk_viewer.cpp).
+#include "scene_gjk_viewer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <vector>
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include "gjk_viewer_model.h"
+#include "gjk_viewer_overlay.h"
+#include "hull_mesh.h"
+#include "tumble/shape_file.h"
+
+namespace tumble::demo {
+namespace {
+
+constexpr Vec3 kWorkAnchor{-0.6, 1.4, 0.0};      // where the pair's centre is drawn
+constexpr Vec3 kMinkowskiAnchor{3.1, 1.6, 0.0};  // where A - B's view centre is drawn
+constexpr glm::vec3 kColorA{0.88f, 0.50f, 0.26f};
+constexpr glm::vec3 kColorB{0.33f, 0.55f, 0.88f};
+constexpr Rgba kHull{0.55f, 0.80f, 0.62f, 0.20f};
+constexpr Rgba kHullEdge{0.12f, 0.30f, 0.20f, 0.55f};
+constexpr Rgba kSimplex{1.0f, 0.86f, 0.15f, 1.0f};
+constexpr Rgba kClosest{0.10f, 0.95f, 0.95f, 1.0f};
+constexpr Rgba kSupport{0.95f, 0.25f, 0.95f, 1.0f};
+constexpr Rgba kEpa{1.0f, 0.55f, 0.10f, 1.0f};
+constexpr Rgba kNormal{0.95f, 0.15f, 0.12f, 1.0f};
+constexpr Rgba kWhite{1.0f, 1.0f, 1.0f, 1.0f};
+
+// Uniform display mapping of one view: world point p is drawn at (p - centre) * scale + anchor.
+struct Framing {
+  Vec3 centre{0.0};
+  Real scale = 1.0;
+  Vec3 anchor{0.0};
+  Vec3 toDisplay(const Vec3& p) const { return (p - centre) * scale + anchor; }
+};
+
+Rgba rgba(const glm::vec3& c, float a = 1.0f) {
+  return {c.r, c.g, c.b, a};
+}
+
+const char* verdict(bool intersect) {
+  return intersect ? "intersect" : "separated";
+}
+
+const char* toString(GjkStatus s) {
+  switch (s) {
+    case GjkStatus::Separated:
+      return "ok";
+    case GjkStatus::Intersecting:
+      return "ok";
+    case GjkStatus::MaxIterations:
+      return "max_iterations";
+  }
+  return "?";
+}
+
+const char* toString(EpaStatus s) {
+  switch (s) {
+    case EpaStatus::Converged:
+      return "converged";
+    case EpaStatus::MaxIterations:
+      return "max_iterations";
+    case EpaStatus::Touching:
+      return "touching";
+  }
+  return "?";
+}
+
+struct BodyView {
+  std::optional<ConvexHull> hull;  // of (points - pivot) * scale; none for flat or tiny sets
+  MeshId mesh = -1;
+};
+
+class GjkViewerScene final : public Scene {
+ public:
+  GjkViewerScene(std::optional<CollideQuery> query, std::string spec)
+      : initialQuery_(std::move(query)), initialSpec_(std::move(spec)) {}
+
+  std::optional<std::string> create(SceneContext& ctx) override {
+    auto library = loadShapeLibrary(ctx.assets / "shapes");
+    if (!library) return library.error();
+    library_ = std::move(*library);
+    if (initialQuery_) {
+      setPair(*initialQuery_, "query");
+    } else if (!initialSpec_.empty()) {
+      if (auto error = loadSpec(initialSpec_)) return error;
+    } else if (auto error = defaultPair()) {
+      return error;
+    }
+    std::snprintf(pathBuffer_, sizeof pathBuffer_, "%s", initialSpec_.c_str());
+    update(ctx);
+    step_ = middleStep(static_cast<int>(query_.trace.steps.size()));
+    ctx.camera.reset({0.35f, 1.1f, 0.0f}, 8.2f, 0.12f, 0.30f);
+    return std::nullopt;
+  }
+
+  void draw(SceneContext& ctx) override {
+    update(ctx);
+    for (int k = 0; k < 2; ++k) {
+      const ViewerBody& body = k == 0 ? a_ : b_;
+      if (views_[k].mesh < 0) continue;
+      const Transform shown{work_.toDisplay(body.position), body.rotation};
+      ctx.renderer.drawBody(views_[k].mesh, shown, k == 0 ? kColorA : kColorB);
+    }
+  }
+
+  void drawPanel(SceneContext& ctx) override {
+    drawControls();
+    drawResults();
+    drawOverlay(ctx);
+  }
+
+  bool onKey(SceneContext& ctx, int key) override {
+    (void)ctx;
+    const int last = static_cast<int>(query_.trace.steps.size()) - 1;
+    switch (key) {
+      case SDLK_LEFT:
+        step_ = std::max(0, step_ - 1);
+        return true;
+      case SDLK_RIGHT:
+        step_ = std::min(last, step_ + 1);
+        return true;
+      case SDLK_HOME:
+        step_ = 0;
+        return true;
+      case SDLK_END:
+        step_ = last;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // Picks the body whose drawn centre passes nearest the ray (within its drawn radius).
+  bool onMouseDown(SceneContext& ctx, const Ray& ray) override {
+    (void)ctx;
+    drag_ = -1;
+    Real bestT = 0.0;
+    for (int k = 0; k < 2; ++k) {
+      const ViewerBody& body = k == 0 ? a_ : b_;
+      const Vec3 c = work_.toDisplay(body.position);
+      const Real t = glm::dot(c - ray.origin, ray.direction);
+      const Real miss = glm::length(ray.origin + t * ray.direction - c);
+      if (t > 0.0 && miss <= radii_[k] * work_.scale && (drag_ < 0 || t < bestT)) {
+        drag_ = k;
+        bestT = t;
+      }
+    }
+    if (drag_ < 0) return false;
+    ViewerBody& body = drag_ == 0 ? a_ : b_;
+    dragNormal_ = -ray.direction;
+    dragStart_ = ray.origin + bestT * ray.direction;
+    dragPosition_ = body.position;
+    dragRotation_ = body.rotation;
+    dragTurn_ = (SDL_GetModState() & KMOD_CTRL) != 0;
+    return true;
+  }
+
+  // Moves the body in the plane facing the camera; with Ctrl held, turns it about its centre
+  // (the axis perpendicular to the drag, 2 radians per displayed metre).
+  void onMouseDrag(SceneContext& ctx, const Ray& ray) override {
+    (void)ctx;
+    if (drag_ < 0) return;
+    const Real den = glm::dot(ray.direction, dragNormal_);
+    if (std::fabs(den) < 1e-9) return;
+    const Real t = glm::dot(dragStart_ - ray.origin, dragNormal_) / den;
+    const Vec3 delta = ray.origin + t * ray.direction - dragStart_;
+    ViewerBody& body = drag_ == 0 ? a_ : b_;
+    if (dragTurn_) {
+      const Vec3 axis = glm::cross(dragNormal_, delta);
+      const Real l = glm::length(axis);
+      if (l > 1e-9)
+        body.rotation = glm::normalize(glm::angleAxis(2.0 * l, -axis / l) * dragRotation_);
+    } else {
+      body.position = dragPosition_ + delta / work_.scale;
+    }
+    poseDirty_ = true;
+  }
+
+  void onMouseUp(SceneContext& ctx) override {
+    (void)ctx;
+    drag_ = -1;
+  }
+
+  int bodyCount() const override { return 2; }
+
+ private:
+  std::optional<std::string> defaultPair() {
+    const ShapeDef* box = findShape(library_, "box");
+    const ShapeDef* ico = findShape(library_, "icosahedron");
+    if (!box || !ico) return std::string("assets/shapes needs box.json and icosahedron.json");
+    shapeA_ = static_cast<int>(box - library_.data());
+    shapeB_ = static_cast<int>(ico - library_.data());
+    a_ = bodyAt(box->name, box->points);
+    b_ = bodyAt(ico->name, ico->points);
+    resetPose();
+    return std::nullopt;
+  }
+
+  // Fixed poses chosen so that the pair is separated by a few centimetres and GJK needs several
+  // iterations (the default picture shows the middle one).
+  void resetPose() {
+    if (shapeA_ < 0) {
+      a_.position = a_.pivot;
+      b_.position = b_.pivot;
+      a_.rotation = b_.rotation = Quat{1.0, 0.0, 0.0, 0.0};
+    } else {
+      a_.position = {-0.55, 1.0, 0.0};
+      a_.rotation = glm::angleAxis(0.6, glm::normalize(Vec3{1.0, 1.0, 0.3}));
+      b_.position = {0.75, 1.25, 0.25};
+      b_.rotation = glm::angleAxis(0.4, glm::normalize(Vec3{0.2, 1.0, 0.5}));
+    }
+    refit_ = true;
+  }
+
+  void setPair(const CollideQuery& q, const std::string& origin) {
+    a_ = bodyAt(origin + " a", q.a);
+    b_ = bodyAt(origin + " b", q.b);
+    shapeA_ = shapeB_ = -1;
+    loadedId_ = q.id;
+    refit_ = true;
+  }
+
+  std::optional<std::string> loadSpec(const std::string& spec) {
+    const auto [file, line] = splitPairSpec(spec);
+    auto q = loadCollidePair(file, line);
+    if (!q) return q.error();
+    setPair(*q, std::filesystem::path(file).filename().string() +
+                    (line > 0 ? ":" + std::to_string(line) : std::string()));
+    followLast_ = true;  // a saved pair is about the answer
+    return std::nullopt;
+  }
+
+  void pickShape(int which, int index) {
+    ViewerBody& body = which == 0 ? a_ : b_;
+    const ShapeDef& s = library_[static_cast<size_t>(index)];
+    const Vec3 position = body.position;
+    const Quat rotation = body.rotation;
+    body = bodyAt(s.name, s.points);
+    body.position = position;
+    body.rotation = rotation;
+    (which == 0 ? shapeA_ : shapeB_) = index;
+    refit_ = true;
+  }
+
+  // Framing and meshes (after a new pair, a new shape or "Frame views"), then the query.
+  void update(SceneContext& ctx) {
+    if (refit_) {
+      refit(ctx);
+      refit_ = false;
+      poseDirty_ = true;
+    }
+    if (poseDirty_) {
+      std::vector<Vec3> va = a_.worldPoints(), vb = b_.worldPoints();
+      if (views_[0].hull) va = hullVertices(a_, views_[0]);
+      if (views_[1].hull) vb = hullVertices(b_, views_[1]);
+      diffs_ = minkowskiPoints(va, vb);
+      auto hull = ConvexHull::build(diffs_);
+      minkowski_.reset();
+      if (hull) minkowski_ = std::move(*hull);
+      poseDirty_ = false;
+    }
+    // Cheap enough to run every frame, so edits of the settings panel show at once.
+    query_ = runViewerQuery(a_.worldPoints(), b_.worldPoints(), ctx.settings);
+    const int steps = static_cast<int>(query_.trace.steps.size());
+    step_ = followLast_ ? steps - 1 : std::clamp(step_, 0, std::max(0, steps - 1));
+  }
+
+  // World positions of the hull vertices only: A - B is the hull of their differences too.
+  static std::vector<Vec3> hullVertices(const ViewerBody& body, const BodyView& view) {
+    const Transform x = body.transform();
+    std::vector<Vec3> out;
+    for (int src : view.hull->sourceIndices())
+      out.push_back(x.apply(body.points[static_cast<size_t>(src)]));
+    return out;
+  }
+
+  void refit(SceneContext& ctx) {
+    const std::vector<Vec3> wa = a_.worldPoints(), wb = b_.worldPoints();
+    std::vector<Vec3> all(wa);
+    all.insert(all.end(), wb.begin(), wb.end());
+    const Vec3 centre = centroid(all);
+    Real workRadius = 0.0;
+    for (const Vec3& p : all) workRadius = std::max(workRadius, glm::length(p - centre));
+    const std::vector<Vec3> diffs = minkowskiPoints(wa, wb);
+    const Vec3 mid = 0.5 * centroid(diffs);  // between the origin and A - B
+    Real mRadius = glm::length(mid);
+    for (const Vec3& w : diffs) mRadius = std::max(mRadius, glm::length(w - mid));
+    // True size when it fits the views (about 1.6 m each), else one common scale.
+    const Real largest = std::max(workRadius, mRadius);
+    const Real scale = largest > 1.6 || largest < 0.2 ? 1.4 / std::max(largest, 1e-12) : 1.0;
+    work_ = Framing{centre, scale, kWorkAnchor};
+    mink_ = Framing{mid, scale, kMinkowskiAnchor};
+
+    ctx.renderer.clearMeshes();
+    for (int k = 0; k < 2; ++k) {
+      const ViewerBody& body = k == 0 ? a_ : b_;
+      std::vector<Vec3> local;
+      radii_[k] = 0.0;
+      for (const Vec3& p : body.points) {
+        local.push_back((p - body.pivot) * scale);
+        radii_[k] = std::max(radii_[k], glm::length(p - body.pivot));
+      }
+      views_[k] = BodyView{};
+      if (auto hull = ConvexHull::build(local)) {
+        views_[k].mesh = ctx.renderer.addMesh(hullMesh(*hull));
+        views_[k].hull = std::move(*hull);
+      }
+    }
+    // sourceIndices() of a scaled hull index `points` too; the pick radius is at least 5 cm.
+    for (Real& r : radii_) r = std::max(r, 0.05 / scale);
+  }
+
+  void drawControls();
+  void drawResults();
+  void drawOverlay(SceneContext& ctx);
+  void drawMinkowski(const Overlay& o);
+  void drawWorkspace(const Overlay& o);
+
+  std::optional<CollideQuery> initialQuery_;
+  std::string initialSpec_;
+  std::vector<ShapeDef> library_;
+  ViewerBody a_, b_;
+  int shapeA_ = -1, shapeB_ = -1;  // index into library_, -1 for a loaded pair
+  std::string loadedId_;
+  BodyView views_[2];
+  Real radii_[2] = {0.5, 0.5};  // world radius about the pivot, for picking
+  Framing work_, mink_;
+  bool refit_ = true, poseDirty_ = true;
+  std::vector<Vec3> diffs_;
+  std::optional<ConvexHull> minkowski_;
+  ViewerQuery query_;
+  int step_ = 0;
+  bool followLast_ = false;
+  int drag_ = -1;
+  bool dragTurn_ = false;
+  Vec3 dragNormal_{0.0}, dragStart_{0.0}, dragPosition_{0.0};
+  Quat dragRotation_{1.0, 0.0, 0.0, 0.0};
+  char pathBuffer_[512] = {};
+  int pathLine_ = 0;
+  std::string loadError_;
+};
+
+void GjkViewerScene::drawControls() {
+  if (!ImGui::CollapsingHeader("GJK viewer", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextDisabled("drag: move, Ctrl+drag: turn, Left/Right: GJK step");
+  for (int k = 0; k < 2; ++k) {
+    ImGui::PushID(k);
+    ViewerBody& body = k == 0 ? a_ : b_;
+    int& shape = k == 0 ? shapeA_ : shapeB_;
+    const char* label = k == 0 ? "A shape" : "B shape";
+    const std::string current = shape >= 0 ? library_[static_cast<size_t>(shape)].name : body.name;
+    ImGui::TextColored(k == 0 ? ImVec4(kColorA.r, kColorA.g, kColorA.b, 1.0f)
+                              : ImVec4(kColorB.r, kColorB.g, kColorB.b, 1.0f),
+                       "%s", k == 0 ? "A" : "B");
+    ImGui::SameLine();
+    if (ImGui::BeginCombo(label, current.c_str())) {
+      for (int i = 0; i < static_cast<int>(library_.size()); ++i) {
+        if (ImGui::Selectable(library_[static_cast<size_t>(i)].name.c_str(), i == shape))
+          pickShape(k, i);
+      }
+      ImGui::EndCombo();
+    }
+    if (ImGui::DragScalarN("position m", ImGuiDataType_Double, &body.position.x, 3, 0.01f, nullptr,
+                           nullptr, "%.3f"))
+      poseDirty_ = true;
+    Vec3 euler = glm::degrees(glm::eulerAngles(body.rotation));
+    if (ImGui::DragScalarN("turn x,y,z deg", ImGuiDataType_Double, &euler.x, 3, 0.5f, nullptr,
+                           nullptr, "%.1f")) {
+      body.rotation = glm::normalize(Quat(glm::radians(euler)));
+      poseDirty_ = true;
+    }
+    ImGui::PopID();
+  }
+  if (ImGui::Button("Reset pose")) resetPose();
+  ImGui::SameLine();
+  if (ImGui::Button("Frame views")) refit_ = true;
+
+  ImGui::InputText("pair file", pathBuffer_, sizeof pathBuffer_);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "a collide-format JSON Lines file (tumble-cli collide input, or the pairs "
+        "the cross-check saves); FILE:LINE picks a line");
+  ImGui::InputInt("line (0 = first)", &pathLine_);
+  pathLine_ = std::max(pathLine_, 0);
+  if (ImGui::Button("Load pair")) {
+    std::string spec = pathBuffer_;
+    if (pathLine_ > 0 && splitPairSpec(spec).second == 0) spec += ":" + std::to_string(pathLine_);
+    const auto error = loadSpec(spec);
+    loadError_ = error ? *error : std::string();
+  }
+  if (!loadedId_.empty()) {
+    ImGui::SameLine();
+    ImGui::Text("id \"%s\"", loadedId_.c_str());
+  }
+  if (!loadError_.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", loadError_.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void GjkViewerScene::drawResults() {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  // Bottom right, growing upwards with its content (EPA lines appear when the pair overlaps).
+  ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, display.y - 10.0f), ImGuiCond_Always,
+                          ImVec2(1.0f, 1.0f));
+  ImGui::Begin("GJK / LP", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  const CrossCheckResult& c = query_.check;
+  const int steps = static_cast<int>(query_.trace.steps.size());
+  ImGui::PushItemWidth(170.0f);
+  ImGui::SliderInt("GJK step", &step_, 0, std::max(0, steps - 1));
+  ImGui::PopItemWidth();
+  ImGui::SameLine();
+  ImGui::Checkbox("last", &followLast_);
+  if (steps > 0) {
+    const GjkTraceStep& s = query_.trace.steps[static_cast<size_t>(step_)];
+    ImGui::Text("step %d of %d: simplex of %d, |v| = %.6g m", step_, steps - 1, s.count,
+                s.distance);
+  }
+  ImGui::Separator();
+  const ImVec4 good(0.55f, 0.90f, 0.55f, 1.0f), bad(1.0f, 0.35f, 0.30f, 1.0f);
+  ImGui::Text("GJK  %s", verdict(c.gjkIntersect));
+  ImGui::Text("     %s %.6g m, %d iterations, %s", c.gjkIntersect ? "depth" : "distance",
+              c.gjkMeasure, c.gjk.iterations, toString(c.gjk.status));
+  if (c.epaRan) {
+    ImGui::Text("EPA  %s, %d iterations, %zu faces", toString(c.epa.status), c.epa.iterations,
+                query_.epa.faces.size());
+    ImGui::Text("     normal (%.3f, %.3f, %.3f)", c.epa.normal.x, c.epa.normal.y, c.epa.normal.z);
+  }
+  ImGui::Text("LP   %s", verdict(c.lp.intersect));
+  ImGui::Text("     objective %.3g, %d pivots, %s", c.lp.objective, c.lp.pivots,
+              c.lpCapped() ? "max_pivots" : "ok");
+  ImGui::Text("band %.3g m (h = %.3g m)", c.band, c.lp.scale);
+  if (c.agree) {
+    ImGui::TextColored(good,
+                       c.gjkIntersect == c.lp.intersect ? "agree" : "agree (within the band)");
+  } else {
+    ImGui::TextColored(bad, "DISAGREE outside the tolerance band");
+  }
+  if (work_.scale != 1.0) ImGui::TextDisabled("both views drawn at scale %.3g", work_.scale);
+  if (!minkowski_) ImGui::TextDisabled("A - B is flat: its points are drawn, not a hull");
+  if (c.epaRan) ImGui::TextDisabled("EPA's polytope shows at the last GJK step");
+  ImGui::End();
+}
+
+void GjkViewerScene::drawOverlay(SceneContext& ctx) {
+  const Overlay o(ctx.camera, ImGui::GetBackgroundDrawList());
+  drawMinkowski(o);
+  drawWorkspace(o);
+  if (!query_.check.agree) {
+    // The loud mark: a red banner across the top of the view.
+    ImDrawList* fg = ImGui::GetForegroundDrawList();
+    const float w = ImGui::GetIO().DisplaySize.x;
+    const char* text = "GJK AND LP DISAGREE (outside the tolerance band)";
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    fg->AddRectFilled(ImVec2(0.5f * w - size.x * 0.5f - 24.0f, 44.0f),
+                      ImVec2(0.5f * w + size.x * 0.5f + 24.0f, 76.0f + size.y * 0.0f),
+                      packColor({0.85f, 0.05f, 0.05f, 0.92f}), 4.0f);
+    fg->AddText(ImVec2(0.5f * w - size.x * 0.5f, 60.0f - 0.5f * size.y), packColor(kWhite), text);
+  }
+}
+
+void GjkViewerScene::drawMinkowski(const Overlay& o) {
+  auto at = [&](const Vec3& w) { return mink_.toDisplay(w); };
+  if (minkowski_) {
+    // Translucent faces back to front (painter's order), then the edges.
+    const auto& faces = minkowski_->faces();
+    std::vector<std::pair<float, size_t>> order;
+    for (size_t f = 0; f < faces.size(); ++f) {
+      Vec3 c{0.0};
+      for (int v : faces[f].vertices) c += minkowski_->vertices()[static_cast<size_t>(v)];
+      order.emplace_back(o.depth(at(c / static_cast<Real>(faces[f].vertices.size()))), f);
+    }
+    std::sort(order.begin(), order.end(),
+              [](const auto& x, const auto& y) { return x.first > y.first; });
+    std::vector<Vec3> corners;
+    for (const auto& [d, f] : order) {
+      corners.clear();
+      for (int v : faces[f].vertices)
+        corners.push_back(at(minkowski_->vertices()[static_cast<size_t>(v)]));
+      o.face(corners, faces[f].normal, kHull);
+    }
+    for (const HullEdge& e : minkowski_->edges())
+      o.line(at(minkowski_->vertices()[static_cast<size_t>(e.a)]),
+             at(minkowski_->vertices()[static_cast<size_t>(e.b)]), kHullEdge, 1.0f);
+  } else {
+    for (const Vec3& w : diffs_) o.dot(at(w), 2.5f, kHullEdge.withAlpha(0.9f));
+  }
+  o.label(at(minkowski_ ? minkowski_->vertices().front() : diffs_.front()), "A - B",
+          {0.85f, 1.0f, 0.88f, 1.0f});
+
+  // The origin: axes (X red, Y green, Z blue) and a dot.
+  const Vec3 origin = at(Vec3{0.0});
+  const Real axis = 0.25;
+  o.line(origin, origin + Vec3{axis, 0, 0}, {0.9f, 0.2f, 0.2f, 1.0f}, 2.0f);
+  o.line(origin, origin + Vec3{0, axis, 0}, {0.2f, 0.85f, 0.2f, 1.0f}, 2.0f);
+  o.line(origin, origin + Vec3{0, 0, axis}, {0.25f, 0.4f, 0.95f, 1.0f}, 2.0f);
+  o.dot(origin, 4.5f, kWhite);
+  o.label(origin, "origin", kWhite);
+
+  const int steps = static_cast<int>(query_.trace.steps.size());
+  if (steps == 0) return;
+  const GjkTraceStep& s = query_.trace.steps[static_cast<size_t>(step_)];
+  const SimplexPieces pieces = simplexPieces(s.count);
+  for (const auto& t : pieces.triangles) {
+    const Vec3 corners[3] = {at(s.vertices[t[0]]), at(s.vertices[t[1]]), at(s.vertices[t[2]])};
+    const Vec3 n = glm::cross(corners[1] - corners[0], corners[2] - corners[0]);
+    o.face(corners, glm::length(n) > 0.0 ? glm::normalize(n) : Vec3{0, 1, 0},
+           kSimplex.withAlpha(0.35f));
+  }
+  for (const auto& [i, j] : pieces.edges)
+    o.line(at(s.vertices[i]), at(s.vertices[j]), kSimplex, 2.5f);
+  for (int k = 0; k < s.count; ++k) o.dot(at(s.vertices[k]), 4.0f, kSimplex);
+  if (step_ > 0) {
+    o.ring(at(s.support), 8.0f, kSupport, 2.0f);
+    o.label(at(s.support), "support", kSupport, 9.0f);
+  }
+  if (s.distance > 0.0) {
+    o.arrow(origin, at(s.closest), kClosest, 2.0f, 9.0f);
+    o.label(at(s.closest), "v", kClosest);
+  }
+
+  const bool atLast = step_ == steps - 1;
+  if (atLast && query_.check.epaRan && !query_.epa.faces.empty()) {
+    const EpaTrace& e = query_.epa;
+    for (size_t f = 0; f < e.faces.size(); ++f) {
+      const auto& t = e.faces[f];
+      const Vec3 c[3] = {at(e.vertices[static_cast<size_t>(t[0])]),
+                         at(e.vertices[static_cast<size_t>(t[1])]),
+                         at(e.vertices[static_cast<size_t>(t[2])])};
+      if (static_cast<int>(f) == e.closestFace)
+        o.face(c, query_.check.epa.normal, kEpa.withAlpha(0.55f));
+      for (int k = 0; k < 3; ++k) o.line(c[k], c[(k + 1) % 3], kEpa.withAlpha(0.85f), 1.2f);
+    }
+    const Vec3 tip = at(query_.check.epa.depth * query_.check.epa.normal);
+    o.arrow(origin, tip, kNormal, 3.0f, 11.0f);
+    o.label(tip, "EPA normal x depth", kNormal);
+  }
+}
+
+void GjkViewerScene::drawWorkspace(const Overlay& o) {
+  auto at = [&](const Vec3& p) { return work_.toDisplay(p); };
+  char text[96];
+  for (int k = 0; k < 2; ++k) {
+    const ViewerBody& body = k == 0 ? a_ : b_;
+    const Rgba color = rgba(k == 0 ? kColorA : kColorB);
+    if (views_[k].mesh < 0) {
+      // A point, segment, triangle or flat set: no mesh, so its points (and edges for <= 3).
+      const std::vector<Vec3> w = body.worldPoints();
+      for (size_t i = 0; i < w.size() && w.size() <= 3; ++i)
+        for (size_t j = i + 1; j < w.size(); ++j) o.line(at(w[i]), at(w[j]), color, 3.0f);
+      for (const Vec3& p : w) o.dot(at(p), 4.0f, color);
+    }
+    o.label(at(body.position) + Vec3{0.0, radii_[k] * work_.scale, 0.0}, k == 0 ? "A" : "B", color);
+  }
+  const int steps = static_cast<int>(query_.trace.steps.size());
+  if (steps == 0) return;
+  const GjkTraceStep& s = query_.trace.steps[static_cast<size_t>(step_)];
+  const bool penetrating = step_ == steps - 1 && query_.check.epaRan;
+  if (!penetrating) {
+    // This step's closest points on A and on B, and their distance |v|.
+    o.line(at(s.pointA), at(s.pointB), kClosest, 2.0f);
+    o.dot(at(s.pointA), 5.0f, rgba(kColorA));
+    o.ring(at(s.pointA), 5.0f, kWhite, 1.5f);
+    o.dot(at(s.pointB), 5.0f, rgba(kColorB));
+    o.ring(at(s.pointB), 5.0f, kWhite, 1.5f);
+    std::snprintf(text, sizeof text, "%.4g m", s.distance);
+    o.label(at(0.5 * (s.pointA + s.pointB)), text, kClosest, 10.0f);
+    return;
+  }
+  // Overlapping: EPA's deepest points and the normal (B moves by depth x normal to separate).
+  const EpaResult& e = query_.check.epa;
+  o.dot(at(query_.deepA), 5.0f, rgba(kColorA));
+  o.dot(at(query_.deepB), 5.0f, rgba(kColorB));
+  const Vec3 from = at(query_.deepA);
+  o.arrow(from, from + std::max(e.depth * work_.scale, 0.25) * e.normal, kNormal, 3.0f, 11.0f);
+  std::snprintf(text, sizeof text, "depth %.4g m", e.depth);
+  o.label(from, text, kNormal, 10.0f);
+}
+
+}  // namespace
+
+std::unique_ptr<Scene> makeGjkViewerScene() {
+  const char* spec = std::getenv(kViewerPairEnv);
+  return std::make_unique<GjkViewerScene>(std::nullopt, spec ? std::string(spec) : std::string());
+}
+
+std::unique_ptr<Scene> makeGjkViewerScene(const CollideQuery& query) {
+  return std::make_unique<GjkViewerScene>(query, std::string());
+}
+
+std::unique_ptr<Scene> makeGjkViewerSceneFromFile(std::string spec) {
+  return std::make_unique<GjkViewerScene>(std::nullopt, std::move(spec));
+}
+
+}  // namespace tumble::demo
