@@ -523,7 +523,9 @@ void GjkViewerScene::drawMinkowski(const Overlay& o) {
   for (const auto& [i, j] : pieces.edges)
     o.line(at(s.vertices[i]), at(s.vertices[j]), kSimplex, 2.5f);
   for (int k = 0; k < s.count; ++k) o.dot(at(s.vertices[k]), 4.0f, kSimplex);
-  if (step_ > 0) {
+  const bool atLast = step_ == steps - 1;
+  const bool showEpa = atLast && query_.check.epaRan && !query_.epa.faces.empty();
+  if (step_ > 0 && !showEpa) {
     o.ring(at(s.support), 8.0f, kSupport, 2.0f);
     o.label(at(s.support), "support", kSupport, 9.0f);
   }
@@ -532,8 +534,7 @@ void GjkViewerScene::drawMinkowski(const Overlay& o) {
     o.label(at(s.closest), "v", kClosest);
   }
 
-  const bool atLast = step_ == steps - 1;
-  if (atLast && query_.check.epaRan && !query_.epa.faces.empty()) {
+  if (showEpa) {
     const EpaTrace& e = query_.epa;
     for (size_t f = 0; f < e.faces.size(); ++f) {
       const auto& t = e.faces[f];
