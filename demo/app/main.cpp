@@ -7,6 +7,7 @@
 #include "app.h"
 #include "options.h"
 #include "scene.h"
+#include "scene_gjk_viewer.h"
 
 namespace {
 
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.c_str());
     return 1;
   }
+  // The gjk scene reads the pair from the environment (no app plumbing; see scene_gjk_viewer.h).
+  if (!options->viewerPair.empty()) setenv(kViewerPairEnv, options->viewerPair.c_str(), 1);
   if (options->help) {
     std::fputs(usage().c_str(), stdout);
     return 0;

@@ -26,6 +26,8 @@ std::string usage() {
          "  --headless          render offscreen with software GL; no display needed\n"
          "  --size WxH          window size in pixels (default 1280x720)\n"
          "  --set key=value     change a setting (the keys of tumble-cli and scene files)\n"
+         "  --viewer-pair FILE[:LINE]  open line LINE (default: the first) of a collide-format\n"
+         "                      file (e.g. a saved cross-check disagreement) in the gjk scene\n"
          "  --list-scenes       print the scene names and quit\n"
          "  --help              print this help\n"
          "\n"
@@ -83,6 +85,10 @@ std::optional<Options> parseOptions(const std::vector<std::string>& args, std::s
         error = "--size " + *v + ": expected WxH with each side in [64, 8192], e.g. 1280x720";
         return std::nullopt;
       }
+    } else if (a == "--viewer-pair") {
+      const std::string* v = value("FILE[:LINE] (a collide-format JSON Lines file)");
+      if (!v) return std::nullopt;
+      o.viewerPair = *v;
     } else if (a == "--set") {
       const std::string* v = value("key=value");
       if (!v) return std::nullopt;
@@ -92,6 +98,7 @@ std::optional<Options> parseOptions(const std::vector<std::string>& args, std::s
       return std::nullopt;
     }
   }
+  if (!o.viewerPair.empty() && o.scene.empty()) o.scene = "gjk";
   return o;
 }
 

@@ -15,6 +15,9 @@ struct Options {
   int width = 1280;              ///< window width in pixels, [64, 8192]
   int height = 720;              ///< window height in pixels, [64, 8192]
   std::vector<std::string> set;  ///< settings assignments "key=value" applied at start
+  /// --viewer-pair FILE[:LINE]: a collide-format pair the `gjk` scene opens (the scene when
+  /// --scene is not given); passed to the scene as $TUMBLE_VIEWER_PAIR (scene_gjk_viewer.h).
+  std::string viewerPair;
   bool help = false;
   bool listScenes = false;
 };
