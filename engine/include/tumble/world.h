@@ -137,6 +137,12 @@ class World {
   int liveBodies_ = 0;
   BroadPhase broadPhase_;
   std::vector<Manifold> manifolds_;
+  // Scratch kept between steps so a step allocates nothing once the heap has grown.
+  std::vector<Manifold> nextManifolds_;
+  std::vector<std::pair<int, int>> pairKeys_;
+  std::unique_ptr<ContactSolver> solver_;
+  std::vector<DragConstraint*> activeDrags_;
+  std::vector<char> keepAwake_;
   std::vector<std::unique_ptr<DragConstraint>> drags_;
   std::map<int, std::vector<int>> sleepingIslands_;
   std::vector<int> islandOf_;  // awake island of each body after the last step, -1 for none

@@ -51,24 +51,6 @@ bool solveSpd(int n, const Real a[4][4], Real eps, Real* b) {
   return true;
 }
 
-Real effectiveMass(const SolverBody& a, const SolverBody& b, const Vec3& rA, const Vec3& rB,
-                   const Vec3& dir) {
-  const Vec3 ca = glm::cross(rA, dir), cb = glm::cross(rB, dir);
-  const Real k = a.invMass + b.invMass + glm::dot(ca, a.invI * ca) + glm::dot(cb, b.invI * cb);
-  return k > 0.0 ? 1.0 / k : 0.0;
-}
-
-void applyImpulse(SolverBody& a, SolverBody& b, const Vec3& rA, const Vec3& rB, const Vec3& p) {
-  a.v -= a.invMass * p;
-  a.w -= a.invI * glm::cross(rA, p);
-  b.v += b.invMass * p;
-  b.w += b.invI * glm::cross(rB, p);
-}
-
-Vec3 relativeVelocity(const SolverBody& a, const SolverBody& b, const Vec3& rA, const Vec3& rB) {
-  return b.v + glm::cross(b.w, rB) - a.v - glm::cross(a.w, rA);
-}
-
 }  // namespace
 
 int ContactSolver::solverIndex(int body) {
@@ -99,6 +81,7 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
   restitutionThreshold_ = s.contact.restitutionThreshold;
   warmStarting_ = s.solver.warmStarting;
   baumgarteInVelocity_ = s.solver.positionIterations == 0;
+  sweep_ = 0;
   solverBodies_.assign(1, SolverBody{});
   bodyToSolver_.assign(bodies.size(), -1);
   constraints_.clear();
@@ -107,12 +90,12 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     if (bodies[i].alive && bodies[i].isDynamic() && bodies[i].awake) solverIndex(i);
 
   for (int mi = 0; mi < static_cast<int>(manifolds.size()); ++mi) {
-    Manifold& m = manifolds[mi];
+    const Manifold& m = manifolds[mi];
     if (m.pointCount == 0) continue;
     const Body& A = bodies[m.a.index];
     const Body& B = bodies[m.b.index];
     if (!((A.isDynamic() && A.awake) || (B.isDynamic() && B.awake))) continue;
-    Constraint c;
+    Constraint& c = constraints_.emplace_back();
     c.a = solverIndex(m.a.index);
     c.b = solverIndex(m.b.index);
     c.manifold = mi;
@@ -125,15 +108,25 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     c.count = m.pointCount;
     const SolverBody& sa = solverBodies_[c.a];
     const SolverBody& sb = solverBodies_[c.b];
+    const Real mSum = sa.invMass + sb.invMass;
+    const Vec3 dv = sb.v - sa.v;
+    const Mat3 rotA = glm::mat3_cast(A.rotation), rotB = glm::mat3_cast(B.rotation);
+    Vec3 rA[4], rB[4];
     for (int k = 0; k < m.pointCount; ++k) {
       const ContactPoint& cp = m.points[k];
       Point& p = c.p[k];
+      p = Point{};
       p.localA = cp.localA;
       p.localB = cp.localB;
-      p.rA = A.rotation * cp.localA;
-      p.rB = B.rotation * cp.localB;
-      p.normalMass = effectiveMass(sa, sb, p.rA, p.rB, c.normal);
-      p.relativeVelocity = glm::dot(relativeVelocity(sa, sb, p.rA, p.rB), c.normal);
+      rA[k] = rotA * cp.localA;
+      rB[k] = rotB * cp.localB;
+      p.nA = glm::cross(rA[k], c.normal);
+      p.nB = glm::cross(rB[k], c.normal);
+      p.iA = sa.invI * p.nA;
+      p.iB = sb.invI * p.nB;
+      const Real kn = mSum + glm::dot(p.nA, p.iA) + glm::dot(p.nB, p.iB);
+      p.normalMass = kn > 0.0 ? 1.0 / kn : 0.0;
+      p.relativeVelocity = glm::dot(dv, c.normal) + glm::dot(sb.w, p.nB) - glm::dot(sa.w, p.nA);
       const Real sep = cp.separation;
       if (sep > 0.0) {
         p.bias = sep / h;  // speculative: the gap may close this substep, no more
@@ -142,32 +135,39 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
       }
       if (warmStarting_) p.normalImpulse = cp.normalImpulse;
     }
-    for (int k = 0; k < c.count; ++k) c.rAc += c.p[k].rA, c.rBc += c.p[k].rB;
-    c.rAc /= static_cast<Real>(c.count);
-    c.rBc /= static_cast<Real>(c.count);
+    Vec3 rAc(0.0), rBc(0.0);
+    for (int k = 0; k < c.count; ++k) rAc += rA[k], rBc += rB[k];
+    rAc /= static_cast<Real>(c.count);
+    rBc /= static_cast<Real>(c.count);
     for (int k = 0; k < c.count; ++k) {
-      const Vec3 d = c.p[k].rB - c.rBc;
+      const Vec3 d = rB[k] - rBc;
       c.twistArm += glm::length(d - glm::dot(d, c.normal) * c.normal) / static_cast<Real>(c.count);
     }
     {
       const Vec3 t[2] = {c.t1, c.t2};
+      for (int i = 0; i < 2; ++i) {
+        c.fA[i] = glm::cross(rAc, t[i]);
+        c.fB[i] = glm::cross(rBc, t[i]);
+        c.fIA[i] = sa.invI * c.fA[i];
+        c.fIB[i] = sb.invI * c.fB[i];
+      }
       Real kt[2][2];
       for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j) {
-          const Vec3 ai = glm::cross(c.rAc, t[i]), aj = glm::cross(c.rAc, t[j]);
-          const Vec3 bi = glm::cross(c.rBc, t[i]), bj = glm::cross(c.rBc, t[j]);
-          kt[i][j] = (i == j ? sa.invMass + sb.invMass : 0.0) + glm::dot(ai, sa.invI * aj) +
-                     glm::dot(bi, sb.invI * bj);
-        }
+        for (int j = 0; j < 2; ++j)
+          kt[i][j] =
+              (i == j ? mSum : 0.0) + glm::dot(c.fA[i], c.fIA[j]) + glm::dot(c.fB[i], c.fIB[j]);
       const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
       if (det > 0.0) {
         c.tangentInv[0][0] = kt[1][1] / det;
         c.tangentInv[1][1] = kt[0][0] / det;
         c.tangentInv[0][1] = -kt[0][1] / det;
         c.tangentInv[1][0] = -kt[1][0] / det;
+      } else {
+        c.tangentInv[0][0] = c.tangentInv[0][1] = c.tangentInv[1][0] = c.tangentInv[1][1] = 0.0;
       }
-      const Real kTwist =
-          glm::dot(c.normal, sa.invI * c.normal) + glm::dot(c.normal, sb.invI * c.normal);
+      c.twistIA = sa.invI * c.normal;
+      c.twistIB = sb.invI * c.normal;
+      const Real kTwist = glm::dot(c.normal, c.twistIA) + glm::dot(c.normal, c.twistIB);
       c.twistMass = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
     }
     if (warmStarting_) {
@@ -177,14 +177,12 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     }
     // The manifold's normal coupling matrix K_ij = J_i M^-1 J_j^T for the block solve.
     for (int i = 0; i < c.count; ++i)
-      for (int j = 0; j < c.count; ++j) {
-        const Vec3 ai = glm::cross(c.p[i].rA, c.normal), aj = glm::cross(c.p[j].rA, c.normal);
-        const Vec3 bi = glm::cross(c.p[i].rB, c.normal), bj = glm::cross(c.p[j].rB, c.normal);
-        c.k[i][j] =
-            sa.invMass + sb.invMass + glm::dot(ai, sa.invI * aj) + glm::dot(bi, sb.invI * bj);
-      }
+      for (int j = 0; j <= i; ++j)
+        c.k[i][j] = c.k[j][i] =
+            mSum + glm::dot(c.p[i].nA, c.p[j].iA) + glm::dot(c.p[i].nB, c.p[j].iB);
     // Cholesky factor of K + eps I (K is singular for four coplanar points: the regularisation
     // picks the least-norm split of the load, which the iterative solve would converge to).
+    c.cholesky = false;
     if (c.count > 1) {
       Real diag = 0.0;
       for (int i = 0; i < c.count; ++i) diag = std::max(diag, c.k[i][i]);
@@ -205,7 +203,6 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
           }
         }
     }
-    constraints_.push_back(c);
   }
   for (DragConstraint* d : drags) {
     const int si = solverIndex(d->body);
@@ -218,11 +215,20 @@ void ContactSolver::warmStart() {
   for (Constraint& c : constraints_) {
     SolverBody& a = solverBodies_[c.a];
     SolverBody& b = solverBodies_[c.b];
-    for (int k = 0; k < c.count; ++k)
-      applyImpulse(a, b, c.p[k].rA, c.p[k].rB, c.p[k].normalImpulse * c.normal);
-    applyImpulse(a, b, c.rAc, c.rBc, c.frictionImpulse[0] * c.t1 + c.frictionImpulse[1] * c.t2);
-    a.w -= a.invI * (c.twistImpulse * c.normal);
-    b.w += b.invI * (c.twistImpulse * c.normal);
+    Real sum = 0.0;
+    Vec3 wA(0.0), wB(0.0);
+    for (int k = 0; k < c.count; ++k) {
+      const Point& p = c.p[k];
+      sum += p.normalImpulse;
+      wA += p.normalImpulse * p.iA;
+      wB += p.normalImpulse * p.iB;
+    }
+    const Real f0 = c.frictionImpulse[0], f1 = c.frictionImpulse[1];
+    const Vec3 linear = sum * c.normal + f0 * c.t1 + f1 * c.t2;
+    a.v -= a.invMass * linear;
+    b.v += b.invMass * linear;
+    a.w -= wA + f0 * c.fIA[0] + f1 * c.fIA[1] + c.twistImpulse * c.twistIA;
+    b.w += wB + f0 * c.fIB[0] + f1 * c.fIB[1] + c.twistImpulse * c.twistIB;
   }
 }
 
@@ -327,8 +333,9 @@ void ContactSolver::solveConstraint(Constraint& c) {
   Real normalSum = 0.0;
   for (int k = 0; k < c.count; ++k) normalSum += c.p[k].normalImpulse;
   {
-    const Vec3 vr = relativeVelocity(a, b, c.rAc, c.rBc);
-    const Real v0 = glm::dot(vr, c.t1), v1 = glm::dot(vr, c.t2);
+    const Vec3 dv = b.v - a.v;
+    const Real v0 = glm::dot(dv, c.t1) + glm::dot(b.w, c.fB[0]) - glm::dot(a.w, c.fA[0]);
+    const Real v1 = glm::dot(dv, c.t2) + glm::dot(b.w, c.fB[1]) - glm::dot(a.w, c.fA[1]);
     const Real old0 = c.frictionImpulse[0], old1 = c.frictionImpulse[1];
     Real n0 = old0 - (c.tangentInv[0][0] * v0 + c.tangentInv[0][1] * v1);
     Real n1 = old1 - (c.tangentInv[1][0] * v0 + c.tangentInv[1][1] * v1);
@@ -341,7 +348,12 @@ void ContactSolver::solveConstraint(Constraint& c) {
     }
     c.frictionImpulse[0] = n0;
     c.frictionImpulse[1] = n1;
-    applyImpulse(a, b, c.rAc, c.rBc, (n0 - old0) * c.t1 + (n1 - old1) * c.t2);
+    const Real d0 = n0 - old0, d1 = n1 - old1;
+    const Vec3 p = d0 * c.t1 + d1 * c.t2;
+    a.v -= a.invMass * p;
+    b.v += b.invMass * p;
+    a.w -= d0 * c.fIA[0] + d1 * c.fIA[1];
+    b.w += d0 * c.fIB[0] + d1 * c.fIB[1];
   }
   {
     const Real wn = glm::dot(b.w - a.w, c.normal);
@@ -349,8 +361,8 @@ void ContactSolver::solveConstraint(Constraint& c) {
     const Real limit = c.friction * normalSum * c.twistArm;
     c.twistImpulse = std::clamp(old - c.twistMass * wn, -limit, limit);
     const Real d = c.twistImpulse - old;
-    a.w -= a.invI * (d * c.normal);
-    b.w += b.invI * (d * c.normal);
+    a.w -= d * c.twistIA;
+    b.w += d * c.twistIB;
   }
   // Normal: the points of one manifold are solved together (a small projected Gauss-Seidel on
   // the manifold's own K matrix, then one impulse applied), so the order of the points leaves no
@@ -358,26 +370,28 @@ void ContactSolver::solveConstraint(Constraint& c) {
   // while the stack settles, and a tall tower leans over (a block solver in the spirit of Box2D
   // v2's two-point LCP, Catto GDC 2009, extended to four points by iteration).
   Real r[4], lambda[4], old[4];
+  const Real vn = glm::dot(b.v - a.v, c.normal);
   for (int i = 0; i < c.count; ++i) {
     const Point& p = c.p[i];
-    r[i] = glm::dot(relativeVelocity(a, b, p.rA, p.rB), c.normal) + p.bias;
+    r[i] = vn + glm::dot(b.w, p.nB) - glm::dot(a.w, p.nA) + p.bias;
     lambda[i] = old[i] = p.normalImpulse;
   }
   solveBlock(c, r, old, lambda);
-  Vec3 linear(0.0), angularA(0.0), angularB(0.0);
+  Real sum = 0.0;
+  Vec3 wA(0.0), wB(0.0);
   for (int i = 0; i < c.count; ++i) {
     Point& p = c.p[i];
     const Real d = lambda[i] - old[i];
     p.normalImpulse = lambda[i];
     p.maxNormalImpulse = std::max(p.maxNormalImpulse, lambda[i]);
-    linear += d * c.normal;
-    angularA += glm::cross(p.rA, d * c.normal);
-    angularB += glm::cross(p.rB, d * c.normal);
+    sum += d;
+    wA += d * p.iA;
+    wB += d * p.iB;
   }
-  a.v -= a.invMass * linear;
-  a.w -= a.invI * angularA;
-  b.v += b.invMass * linear;
-  b.w += b.invI * angularB;
+  a.v -= (a.invMass * sum) * c.normal;
+  a.w -= wA;
+  b.v += (b.invMass * sum) * c.normal;
+  b.w += wB;
 }
 
 void ContactSolver::applyRestitution() {
@@ -388,12 +402,15 @@ void ContactSolver::applyRestitution() {
     for (int k = 0; k < c.count; ++k) {
       Point& p = c.p[k];
       if (p.relativeVelocity > -restitutionThreshold_ || p.maxNormalImpulse == 0.0) continue;
-      const Real vn = glm::dot(relativeVelocity(a, b, p.rA, p.rB), c.normal);
+      const Real vn = glm::dot(b.v - a.v, c.normal) + glm::dot(b.w, p.nB) - glm::dot(a.w, p.nA);
       const Real next =
           std::max(p.normalImpulse - p.normalMass * (vn + c.restitution * p.relativeVelocity), 0.0);
       const Real delta = next - p.normalImpulse;
       p.normalImpulse = next;
-      applyImpulse(a, b, p.rA, p.rB, delta * c.normal);
+      a.v -= (a.invMass * delta) * c.normal;
+      a.w -= delta * p.iA;
+      b.v += (b.invMass * delta) * c.normal;
+      b.w += delta * p.iB;
     }
   }
 }

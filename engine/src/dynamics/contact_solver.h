@@ -39,8 +39,11 @@ class ContactSolver {
   int constraintCount() const { return static_cast<int>(constraints_.size()); }
 
  private:
+  // Jacobians are precomputed once per substep (angular rows r x n and their images under the
+  // inverse inertia), so an iteration only takes dot products and adds scaled vectors.
   struct Point {
-    Vec3 rA{0.0}, rB{0.0};
+    Vec3 nA{0.0}, nB{0.0};  ///< rA x n, rB x n
+    Vec3 iA{0.0}, iB{0.0};  ///< invI_A (rA x n), invI_B (rB x n)
     Vec3 localA{0.0}, localB{0.0};
     Real normalMass = 0.0;
     Real bias = 0.0;  ///< target velocity offset along the normal (speculative or Baumgarte)
@@ -51,17 +54,19 @@ class ContactSolver {
   struct Constraint {
     int a = 0, b = 0;  ///< solver body indices
     int manifold = -1;
+    int count = 0;
     Vec3 normal{0.0}, t1{0.0}, t2{0.0};
     Vec3 localNormal{0.0};  ///< normal in A's body frame (for the position pass)
     Real friction = 0.0, restitution = 0.0;
-    int count = 0;
     Point p[4];
-    Real k[4][4] = {};  ///< normal coupling J_i M^-1 J_j^T
-    Real l[4][4] = {};  ///< Cholesky factor of K + eps I (lower)
+    Real k[4][4];  ///< normal coupling J_i M^-1 J_j^T
+    Real l[4][4];  ///< Cholesky factor of K + eps I (lower)
     bool cholesky = false;
     // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
-    Vec3 rAc{0.0}, rBc{0.0};
-    Real tangentInv[2][2] = {};  ///< inverse of the 2x2 tangent K
+    Vec3 fA[2], fB[2];                ///< rAc x t_i, rBc x t_i
+    Vec3 fIA[2], fIB[2];              ///< their images under the inverse inertias
+    Vec3 twistIA{0.0}, twistIB{0.0};  ///< invI_A n, invI_B n
+    Real tangentInv[2][2];            ///< inverse of the 2x2 tangent K
     Real twistMass = 0.0;
     Real twistArm = 0.0;  ///< m, mean distance of the points from the centre (twist limit)
     Real frictionImpulse[2] = {0.0, 0.0};

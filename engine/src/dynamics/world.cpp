@@ -40,7 +40,8 @@ Expected<std::unique_ptr<World>> World::create(const Settings& settings) {
   return std::make_unique<World>(settings);
 }
 
-World::World(const Settings& settings) : settings_(settings) {}
+World::World(const Settings& settings)
+    : settings_(settings), solver_(std::make_unique<ContactSolver>()) {}
 World::~World() = default;
 
 Aabb World::bodyAabb(const Body& b) const {
@@ -228,13 +229,14 @@ void World::substep(Real h, const Settings& s) {
   stats_.narrowphaseMs += msSince(t);
 
   t = Clock::now();
-  std::vector<DragConstraint*> drags;
+  std::vector<DragConstraint*>& drags = activeDrags_;
+  drags.clear();
   for (auto& d : drags_)
     if (d && bodies_[d->body].alive) {
       wake(BodyId{d->body});
       drags.push_back(d.get());
     }
-  ContactSolver solver;
+  ContactSolver& solver = *solver_;
   solver.prepare(bodies_, manifolds_, drags, s, h);
   solver.warmStart();
   for (int i = 0; i < s.solver.velocityIterations; ++i) solver.solveVelocities();
@@ -264,15 +266,15 @@ void World::updateBroadPhase(Real h, const Settings& s) {
 }
 
 void World::updateContacts(Real h, const Settings& s) {
-  std::vector<std::pair<int, int>> keys;
-  keys.reserve(broadPhase_.pairs().size());
+  std::vector<std::pair<int, int>>& keys = pairKeys_;
+  keys.clear();
   for (const ProxyPair& p : broadPhase_.pairs()) {
     const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
     keys.emplace_back(std::min(a, b), std::max(a, b));
   }
   std::sort(keys.begin(), keys.end());
-  std::vector<Manifold> next;
-  next.reserve(keys.size());
+  std::vector<Manifold>& next = nextManifolds_;
+  next.clear();
   NarrowPhaseCounters counters;
   size_t oi = 0;
   for (const auto& [ia, ib] : keys) {
@@ -289,7 +291,7 @@ void World::updateContacts(Real h, const Settings& s) {
       if (old) next.push_back(*old);  // asleep: keep the contact as it was
       continue;
     }
-    Manifold m;
+    Manifold& m = next.emplace_back();  // built in place: a manifold is ~700 bytes
     m.a = BodyId{ia};
     m.b = BodyId{ib};
     m.friction = std::sqrt(A.friction * B.friction);
@@ -299,7 +301,6 @@ void World::updateContacts(Real h, const Settings& s) {
       // broad-phase overlap, the grown tight boxes do not).
       if (old) m.cache = old->cache;
       m.overlapping = false;
-      next.push_back(m);
       continue;
     }
     const Real speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
@@ -311,7 +312,6 @@ void World::updateContacts(Real h, const Settings& s) {
       if (A.isDynamic() && !A.awake) wake(m.a);
       if (B.isDynamic() && !B.awake) wake(m.b);
     }
-    next.push_back(m);
   }
   manifolds_.swap(next);
   stats_.gjkCalls += counters.gjkCalls;
@@ -327,7 +327,8 @@ void World::updateContacts(Real h, const Settings& s) {
 }
 
 void World::updateSleep(Real dt, const Settings& s) {
-  std::vector<char> keepAwake(bodies_.size(), 0);
+  std::vector<char>& keepAwake = keepAwake_;
+  keepAwake.assign(bodies_.size(), 0);
   for (const auto& d : drags_)
     if (d) keepAwake[d->body] = 1;
   for (const Manifold& m : manifolds_) {
