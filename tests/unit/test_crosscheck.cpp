@@ -188,7 +188,7 @@ TEST_CASE("Cross-check: agreement near contact", "[crosscheck]") {
     }
   }
   INFO("checked " << checked << ", disagreeing " << disagreeing << ", wrong side " << wrongSide
-                   << ": " << wrongNames);
+                  << ": " << wrongNames);
   CHECK(disagreeing == 0);
   CHECK(wrongSide == 0);
 }

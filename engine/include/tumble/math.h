@@ -36,6 +36,8 @@ struct Transform {
 inline bool isFinite(const Vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
-inline bool isFinite(Real x) { return std::isfinite(x); }
+inline bool isFinite(Real x) {
+  return std::isfinite(x);
+}
 
 }  // namespace tumble

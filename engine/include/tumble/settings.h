@@ -27,10 +27,10 @@ struct Settings {
   } solver;
 
   struct Contact {
-    Real slop = 0.005;                  ///< m, allowed penetration, [0, 0.1]
-    Real baumgarte = 0.2;               ///< fraction of the error fixed per step, [0, 1]
-    Real speculativeMargin = 0.02;      ///< m, contacts created this far apart, [0, 1]
-    Real restitutionThreshold = 1.0;    ///< m/s, no bounce below this approach speed, [0, 100]
+    Real slop = 0.005;                ///< m, allowed penetration, [0, 0.1]
+    Real baumgarte = 0.2;             ///< fraction of the error fixed per step, [0, 1]
+    Real speculativeMargin = 0.02;    ///< m, contacts created this far apart, [0, 1]
+    Real restitutionThreshold = 1.0;  ///< m/s, no bounce below this approach speed, [0, 100]
   } contact;
 
   struct Gjk {
@@ -39,32 +39,32 @@ struct Settings {
   } gjk;
 
   struct Epa {
-    Real tolerance = 1e-8;   ///< relative gap between bounds at which EPA stops, [1e-15, 1e-2]
-    int maxIterations = 128; ///< [1, 1000]
+    Real tolerance = 1e-8;    ///< relative gap between bounds at which EPA stops, [1e-15, 1e-2]
+    int maxIterations = 128;  ///< [1, 1000]
   } epa;
 
   struct Lp {
-    Real epsilon = 1e-9;  ///< relative zero of the LP objective and pivots, [1e-15, 1e-2]
-    int maxPivots = 2000; ///< [1, 100000]
+    Real epsilon = 1e-9;   ///< relative zero of the LP objective and pivots, [1e-15, 1e-2]
+    int maxPivots = 2000;  ///< [1, 100000]
   } lp;
 
   CrossCheckMode crosscheck = CrossCheckMode::Off;  ///< off, sample or all
-  Real crosscheckSampleRate = 0.05;                 ///< fraction of pairs checked in sample mode, [0, 1]
+  Real crosscheckSampleRate = 0.05;  ///< fraction of pairs checked in sample mode, [0, 1]
 
   struct Broadphase {
     Real aabbMargin = 0.1;  ///< m, fat AABB margin, [0, 10]
   } broadphase;
 
   struct Sleep {
-    bool enabled = true;    ///< sleeping on or off
-    Real linear = 0.05;     ///< m/s, [0, 10]
-    Real angular = 0.05;    ///< rad/s, [0, 10]
-    Real time = 0.5;        ///< s, [0, 60]
+    bool enabled = true;  ///< sleeping on or off
+    Real linear = 0.05;   ///< m/s, [0, 10]
+    Real angular = 0.05;  ///< rad/s, [0, 10]
+    Real time = 0.5;      ///< s, [0, 60]
   } sleep;
 
   struct Chain {
-    Real tolerance = 0.01;    ///< fraction of the radius, [1e-6, 0.5]
-    int maxSubsteps = 100000; ///< conservative-advancement steps per fold, [10, 10000000]
+    Real tolerance = 0.01;     ///< fraction of the radius, [1e-6, 0.5]
+    int maxSubsteps = 100000;  ///< conservative-advancement steps per fold, [10, 10000000]
   } chain;
 };
 
@@ -92,7 +92,8 @@ const SettingInfo* findSetting(std::string_view key);
 /// Sets `key` from its text form ("0.01", "12", "true", "0,-9.81,0", "sample").
 /// Returns an error naming the key, the value and the valid range, and leaves `settings` unchanged
 /// on failure.
-std::optional<std::string> setSetting(Settings& settings, std::string_view key, std::string_view value);
+std::optional<std::string> setSetting(Settings& settings, std::string_view key,
+                                      std::string_view value);
 
 /// Parses "key=value" as given to `--set`.
 std::optional<std::string> setSettingAssignment(Settings& settings, std::string_view assignment);

@@ -48,8 +48,8 @@ const std::array kTable = {
                 TUMBLE_REAL(lp.epsilon)},
     SettingInfo{"lp.max_pivots", K::Integer, "", "simplex pivot cap", 1, 100000,
                 TUMBLE_INT(lp.maxPivots)},
-    SettingInfo{"crosscheck", K::CrossCheck, "", "LP beside GJK: off, sample or all", 0, 2,
-                nullptr, nullptr},
+    SettingInfo{"crosscheck", K::CrossCheck, "", "LP beside GJK: off, sample or all", 0, 2, nullptr,
+                nullptr},
     SettingInfo{"crosscheck.sample_rate", K::Number, "", "fraction of pairs checked when sampling",
                 0, 1, TUMBLE_REAL(crosscheckSampleRate)},
     SettingInfo{"broadphase.aabb_margin", K::Number, "m", "fat AABB margin", 0, 10,
@@ -119,7 +119,9 @@ bool inRange(const SettingInfo& info, Real v) {
 
 }  // namespace
 
-std::span<const SettingInfo> settingsTable() { return kTable; }
+std::span<const SettingInfo> settingsTable() {
+  return kTable;
+}
 
 const SettingInfo* findSetting(std::string_view key) {
   for (const SettingInfo& info : kTable)
@@ -129,9 +131,12 @@ const SettingInfo* findSetting(std::string_view key) {
 
 const char* toString(CrossCheckMode mode) {
   switch (mode) {
-    case CrossCheckMode::Off: return "off";
-    case CrossCheckMode::Sample: return "sample";
-    case CrossCheckMode::All: return "all";
+    case CrossCheckMode::Off:
+      return "off";
+    case CrossCheckMode::Sample:
+      return "sample";
+    case CrossCheckMode::All:
+      return "all";
   }
   return "off";
 }
@@ -161,9 +166,12 @@ std::optional<std::string> setSetting(Settings& settings, std::string_view key,
     }
     case K::Boolean: {
       bool v;
-      if (value == "true" || value == "1" || value == "on") v = true;
-      else if (value == "false" || value == "0" || value == "off") v = false;
-      else return badValue(*info, rawValue);
+      if (value == "true" || value == "1" || value == "on")
+        v = true;
+      else if (value == "false" || value == "0" || value == "off")
+        v = false;
+      else
+        return badValue(*info, rawValue);
       *boolField(settings, info->key) = v;
       return std::nullopt;
     }
@@ -184,10 +192,14 @@ std::optional<std::string> setSetting(Settings& settings, std::string_view key,
       return std::nullopt;
     }
     case K::CrossCheck: {
-      if (value == "off") settings.crosscheck = CrossCheckMode::Off;
-      else if (value == "sample") settings.crosscheck = CrossCheckMode::Sample;
-      else if (value == "all") settings.crosscheck = CrossCheckMode::All;
-      else return badValue(*info, rawValue);
+      if (value == "off")
+        settings.crosscheck = CrossCheckMode::Off;
+      else if (value == "sample")
+        settings.crosscheck = CrossCheckMode::Sample;
+      else if (value == "all")
+        settings.crosscheck = CrossCheckMode::All;
+      else
+        return badValue(*info, rawValue);
       return std::nullopt;
     }
   }
@@ -204,14 +216,18 @@ std::optional<std::string> setSettingAssignment(Settings& settings, std::string_
 std::string settingValue(const Settings& settings, const SettingInfo& info) {
   Settings& s = const_cast<Settings&>(settings);  // accessors are shared with the setters
   switch (info.kind) {
-    case K::Number: return formatReal(*info.real(s));
-    case K::Integer: return std::to_string(*info.integer(s));
-    case K::Boolean: return *boolField(s, info.key) ? "true" : "false";
+    case K::Number:
+      return formatReal(*info.real(s));
+    case K::Integer:
+      return std::to_string(*info.integer(s));
+    case K::Boolean:
+      return *boolField(s, info.key) ? "true" : "false";
     case K::Vector: {
       const Real* x = info.real(s);
       return formatReal(x[0]) + "," + formatReal(x[1]) + "," + formatReal(x[2]);
     }
-    case K::CrossCheck: return toString(settings.crosscheck);
+    case K::CrossCheck:
+      return toString(settings.crosscheck);
   }
   return {};
 }
@@ -221,15 +237,20 @@ std::optional<std::string> validate(const Settings& settings) {
   for (const SettingInfo& info : kTable) {
     bool ok = true;
     switch (info.kind) {
-      case K::Number: ok = inRange(info, *info.real(s)); break;
-      case K::Integer: ok = inRange(info, *info.integer(s)); break;
+      case K::Number:
+        ok = inRange(info, *info.real(s));
+        break;
+      case K::Integer:
+        ok = inRange(info, *info.integer(s));
+        break;
       case K::Vector: {
         const Real* x = info.real(s);
         ok = inRange(info, x[0]) && inRange(info, x[1]) && inRange(info, x[2]);
         break;
       }
       case K::Boolean:
-      case K::CrossCheck: break;
+      case K::CrossCheck:
+        break;
     }
     if (!ok) return badValue(info, settingValue(settings, info));
   }
