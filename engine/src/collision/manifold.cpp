@@ -103,14 +103,15 @@ void reduce(std::vector<Candidate>& c, const Vec3& normal) {
     const Real a = std::max(bestArea > 0 ? -a1 : a1, bestArea > 0 ? -a2 : a2);
     if (a > bestOther) bestOther = a, i3 = i;
   }
-  std::vector<Candidate> keep;
+  Candidate keep[4];
+  int kept = 0;
   const size_t picks[4] = {i0, i1, i2, i3};
   for (int k = 0; k < 4; ++k) {
     bool seen = false;
     for (int j = 0; j < k; ++j) seen = seen || picks[j] == picks[k];
-    if (!seen) keep.push_back(c[picks[k]]);
+    if (!seen) keep[kept++] = c[picks[k]];
   }
-  c.swap(keep);
+  c.assign(keep, keep + kept);
 }
 
 void setPoint(ContactPoint& cp, const Body& a, const Body& b, const Candidate& c) {
@@ -130,19 +131,26 @@ void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexH
                const Transform& xi, int fi, const Vec3& dir, Real speculative, int faceA, int faceB,
                std::vector<Candidate>& out) {
   static thread_local std::vector<ClipVertex> poly, tmp;
+  // Clip in the reference body's frame: its face and side planes need no transform, and the
+  // incident face takes one matrix product per vertex. Only the kept points go back to world.
+  const Quat invR = glm::conjugate(xr.rotation);
+  const Mat3 rel = glm::mat3_cast(invR * xi.rotation);
+  const Vec3 relT = invR * (xi.position - xr.position);
+  const Vec3 dirL = invR * dir;
   const auto& vi = inc.faces()[fi].vertices;
   poly.clear();
   for (size_t i = 0; i < vi.size(); ++i)
     poly.push_back(
-        {xi.apply(inc.vertices()[vi[i]]), makeId(faceA, faceB, -1, static_cast<uint32_t>(i))});
+        {rel * inc.vertices()[vi[i]] + relT, makeId(faceA, faceB, -1, static_cast<uint32_t>(i))});
+  const auto& rv = ref.vertices();
   const auto& vr = ref.faces()[fr].vertices;
   Vec3 centroid(0.0);
-  for (int v : vr) centroid += xr.apply(ref.vertices()[v]);
+  for (int v : vr) centroid += rv[v];
   centroid /= static_cast<Real>(vr.size());
   for (size_t k = 0; k < vr.size() && !poly.empty(); ++k) {
-    const Vec3 p0 = xr.apply(ref.vertices()[vr[k]]);
-    const Vec3 p1 = xr.apply(ref.vertices()[vr[(k + 1) % vr.size()]]);
-    Vec3 side = glm::cross(dir, p1 - p0);
+    const Vec3& p0 = rv[vr[k]];
+    const Vec3& p1 = rv[vr[(k + 1) % vr.size()]];
+    Vec3 side = glm::cross(dirL, p1 - p0);
     if (glm::dot(side, centroid - p0) < 0.0) side = -side;
     const Real sl = glm::length(side);
     if (!(sl > 0.0)) continue;
@@ -150,12 +158,15 @@ void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexH
     clipPolygon(poly, side, glm::dot(side, p0), faceA, faceB, static_cast<int>(k), tmp);
     poly.swap(tmp);
   }
-  const Vec3 nr = xr.rotate(ref.faces()[fr].normal);
-  const Real align = glm::dot(nr, dir);
-  const Vec3 r0 = xr.apply(ref.vertices()[vr[0]]);
+  const Vec3& nr = ref.faces()[fr].normal;
+  const Real align = glm::dot(nr, dirL);
+  const Vec3& r0 = rv[vr[0]];
+  const Mat3 toWorld = glm::mat3_cast(xr.rotation);
   for (const ClipVertex& q : poly) {
     const Real sep = glm::dot(q.p - r0, nr) / align;
-    if (sep <= speculative) out.push_back({q.p - sep * dir, q.p, sep, q.id});
+    if (sep > speculative) continue;
+    const Vec3 onInc = toWorld * q.p + xr.position;
+    out.push_back({onInc - sep * dir, onInc, sep, q.id});
   }
 }
 

@@ -25,10 +25,9 @@ constexpr Real kRegularisation = 1e-6;  // relative, of the manifold's K for the
 constexpr int kBlockSweeps = 6;
 constexpr int kActiveSetAttempts = 3;  // exact re-solves on a changed set of pushing points
 
-// Solves (A + eps I) x = b in place (b becomes x) for a small symmetric positive semi-definite A
-// by Cholesky. Returns false when a pivot is not positive.
-bool solveSpd(int n, const Real a[4][4], Real eps, Real* b) {
-  Real l[4][4];
+// Cholesky factor L (lower) of A + eps I for a small symmetric positive semi-definite A.
+// Returns false when a pivot is not positive.
+bool factorSpd(int n, const Real a[4][4], Real eps, Real l[4][4]) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j <= i; ++j) {
       Real v = a[i][j] + (i == j ? eps : 0.0);
@@ -40,6 +39,11 @@ bool solveSpd(int n, const Real a[4][4], Real eps, Real* b) {
         l[i][j] = v / l[j][j];
       }
     }
+  return true;
+}
+
+// Solves L L^T x = b in place (b becomes x).
+void solveFactored(int n, const Real l[4][4], Real* b) {
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < i; ++j) b[i] -= l[i][j] * b[j];
     b[i] /= l[i][i];
@@ -48,7 +52,6 @@ bool solveSpd(int n, const Real a[4][4], Real eps, Real* b) {
     for (int j = i + 1; j < n; ++j) b[i] -= l[j][i] * b[j];
     b[i] /= l[i][i];
   }
-  return true;
 }
 
 }  // namespace
@@ -183,6 +186,7 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     // Cholesky factor of K + eps I (K is singular for four coplanar points: the regularisation
     // picks the least-norm split of the load, which the iterative solve would converge to).
     c.cholesky = false;
+    c.setCount = 0;
     if (c.count > 1) {
       Real diag = 0.0;
       for (int i = 0; i < c.count; ++i) diag = std::max(diag, c.k[i][i]);
@@ -244,70 +248,92 @@ void ContactSolver::solveVelocities() {
 }
 
 // The manifold's normal LCP: impulses lambda >= 0 with r + K (lambda - old) >= 0 and
-// complementarity. Exact Cholesky solve when every point pushes (the usual resting case), else
+// complementarity. Exact Cholesky solves on a guessed set of pushing points (the usual resting
+// case: all of them, or last iteration's set), accepted when the solution is complementary; else
 // a few projected Gauss-Seidel sweeps on K.
-void ContactSolver::solveBlock(const Constraint& c, const Real* r, const Real* old,
-                               Real* lambda) const {
+void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Real* lambda,
+                               bool cache) const {
   if (c.count == 1) {
     lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
     return;
   }
-  if (c.cholesky) {
-    // All points pushing: solve K d = -r exactly with the Cholesky factor of (K + eps I) from
-    // prepare(); accepted when no impulse turns negative (the usual resting case).
-    Real y[4], d[4];
+  // Solves the sub-system of the points in idx[0..n) exactly with factor l (the others released
+  // to zero); true and lambda set when the result is complementary. `active` gets the set the
+  // result suggests next when it is not.
+  auto trySet = [&](int n, const int* idx, const Real l[4][4], bool* active) {
+    bool in[4] = {false, false, false, false};
+    for (int p = 0; p < n; ++p) in[idx[p]] = true;
+    Real x[4] = {0.0, 0.0, 0.0, 0.0};  // impulse changes
+    for (int i = 0; i < c.count; ++i)
+      if (!in[i]) x[i] = -old[i];
+    Real rhs[4];
+    for (int p = 0; p < n; ++p) {
+      rhs[p] = -r[idx[p]];
+      for (int i = 0; i < c.count; ++i)
+        if (!in[i]) rhs[p] -= c.k[idx[p]][i] * x[i];
+    }
+    solveFactored(n, l, rhs);
+    for (int p = 0; p < n; ++p) x[idx[p]] = rhs[p];
+    bool good = true;
     for (int i = 0; i < c.count; ++i) {
-      Real v = -r[i];
-      for (int j = 0; j < i; ++j) v -= c.l[i][j] * y[j];
-      y[i] = v / c.l[i][i];
+      active[i] = in[i];
+      if (in[i]) {
+        if (old[i] + x[i] < 0.0) active[i] = false, good = false;
+      } else {
+        Real vn = r[i];
+        for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * x[j];
+        if (vn < 0.0) active[i] = true, good = false;
+      }
     }
-    for (int i = c.count - 1; i >= 0; --i) {
-      Real v = y[i];
-      for (int j = i + 1; j < c.count; ++j) v -= c.l[j][i] * d[j];
-      d[i] = v / c.l[i][i];
-    }
-    bool ok = true;
-    for (int i = 0; i < c.count; ++i) ok = ok && old[i] + d[i] >= 0.0;
-    if (ok) {
-      for (int i = 0; i < c.count; ++i) lambda[i] = old[i] + d[i];
+    if (good)
+      for (int i = 0; i < c.count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
+    return good;
+  };
+  if (c.cholesky) {
+    bool active[4];
+    if (cache && c.setCount > 0 && c.setCount < c.count &&
+        trySet(c.setCount, c.setIndex, c.setL, active))
+      return;
+    // All points pushing: solve K d = -r with the Cholesky factor of (K + eps I) from prepare().
+    const int all[4] = {0, 1, 2, 3};
+    if (trySet(c.count, all, c.l, active)) {
+      if (cache) c.setCount = c.count;
       return;
     }
     // Active set (the enumeration of Box2D's two-point block solver, by iteration): keep the
     // points that pushed, release the others to zero, solve the smaller system exactly, and
     // accept when the released points do not penetrate and the kept ones still push.
-    bool active[4];
-    for (int i = 0; i < c.count; ++i) active[i] = old[i] + d[i] > 0.0;
     for (int attempt = 0; attempt < kActiveSetAttempts; ++attempt) {
       int idx[4], n = 0;
       for (int i = 0; i < c.count; ++i)
         if (active[i]) idx[n++] = i;
-      Real x[4] = {0.0, 0.0, 0.0, 0.0};  // impulse changes
-      for (int i = 0; i < c.count; ++i)
-        if (!active[i]) x[i] = -old[i];
-      if (n > 0) {
-        Real a[4][4], rhs[4], diag = 0.0;
-        for (int p = 0; p < n; ++p) {
-          rhs[p] = -r[idx[p]];
-          for (int i = 0; i < c.count; ++i)
-            if (!active[i]) rhs[p] -= c.k[idx[p]][i] * x[i];
-          for (int q = 0; q < n; ++q) a[p][q] = c.k[idx[p]][idx[q]];
-          diag = std::max(diag, a[p][p]);
-        }
-        if (!solveSpd(n, a, kRegularisation * diag, rhs)) break;
-        for (int p = 0; p < n; ++p) x[idx[p]] = rhs[p];
-      }
-      bool good = true;
-      for (int i = 0; i < c.count; ++i) {
-        if (active[i]) {
-          if (old[i] + x[i] < 0.0) active[i] = false, good = false;
-        } else {
+      if (n == 0) {
+        // Every point released: lambda = 0 is the answer when nothing then penetrates.
+        bool good = true;
+        for (int i = 0; i < c.count && good; ++i) {
           Real vn = r[i];
-          for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * x[j];
-          if (vn < 0.0) active[i] = true, good = false;
+          for (int j = 0; j < c.count; ++j) vn -= c.k[i][j] * old[j];
+          good = vn >= 0.0;
         }
+        if (!good) break;
+        for (int i = 0; i < c.count; ++i) lambda[i] = 0.0;
+        if (cache) c.setCount = 0;
+        return;
       }
-      if (good) {
-        for (int i = 0; i < c.count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
+      Real a[4][4], l[4][4], diag = 0.0;
+      for (int p = 0; p < n; ++p) {
+        for (int q = 0; q < n; ++q) a[p][q] = c.k[idx[p]][idx[q]];
+        diag = std::max(diag, a[p][p]);
+      }
+      if (!factorSpd(n, a, kRegularisation * diag, l)) break;
+      if (trySet(n, idx, l, active)) {
+        if (cache) {
+          c.setCount = n;
+          for (int p = 0; p < n; ++p) {
+            c.setIndex[p] = idx[p];
+            for (int q = 0; q <= p; ++q) c.setL[p][q] = l[p][q];
+          }
+        }
         return;
       }
     }
@@ -376,7 +402,7 @@ void ContactSolver::solveConstraint(Constraint& c) {
     r[i] = vn + glm::dot(b.w, p.nB) - glm::dot(a.w, p.nA) + p.bias;
     lambda[i] = old[i] = p.normalImpulse;
   }
-  solveBlock(c, r, old, lambda);
+  solveBlock(c, r, old, lambda, true);
   Real sum = 0.0;
   Vec3 wA(0.0), wB(0.0);
   for (int i = 0; i < c.count; ++i) {
@@ -448,7 +474,7 @@ Real ContactSolver::solvePositions() {
     }
     if (!any) continue;
     const Real zero[4] = {0.0, 0.0, 0.0, 0.0};
-    solveBlock(c, C, zero, lambda);
+    solveBlock(c, C, zero, lambda, true);
     Vec3 linear(0.0), angularA(0.0), angularB(0.0);
     for (int k = 0; k < c.count; ++k) {
       linear += lambda[k] * n;

@@ -62,6 +62,11 @@ class ContactSolver {
     Real k[4][4];  ///< normal coupling J_i M^-1 J_j^T
     Real l[4][4];  ///< Cholesky factor of K + eps I (lower)
     bool cholesky = false;
+    // The set of pushing points the last velocity solve settled on, with the Cholesky factor of
+    // its sub-matrix: the set rarely changes between iterations, so it is tried first.
+    int setCount = 0;  ///< 0: no cached set
+    int setIndex[4];
+    Real setL[4][4];
     // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
     Vec3 fA[2], fB[2];                ///< rAc x t_i, rBc x t_i
     Vec3 fIA[2], fIB[2];              ///< their images under the inverse inertias
@@ -86,7 +91,8 @@ class ContactSolver {
   bool baumgarteInVelocity_ = false;
   int solverIndex(int body);
   void solveConstraint(Constraint& c);
-  void solveBlock(const Constraint& c, const Real* r, const Real* old, Real* lambda) const;
+  /// `cache`: read and update the constraint's cached active set (the velocity pass).
+  void solveBlock(Constraint& c, const Real* r, const Real* old, Real* lambda, bool cache) const;
   int sweep_ = 0;
 };
 
