@@ -1,30 +1,45 @@
 #include "app.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <system_error>
 
 #include <SDL.h>
 #include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
+#include <unistd.h>
 
 #include "gl_util.h"
+#include "scene_gjk_viewer.h"
+#include "tumble/shape_file.h"
+#include "tumble/world.h"
 
 namespace tumble::demo {
 namespace {
 
-double secondsSince(Uint64 start) {
-  return static_cast<double>(SDL_GetPerformanceCounter() - start) /
+double msSince(Uint64 start) {
+  return 1000.0 * static_cast<double>(SDL_GetPerformanceCounter() - start) /
          static_cast<double>(SDL_GetPerformanceFrequency());
 }
 
+constexpr Real kRayLength = 500.0;        // m
+constexpr Real kShootSpeed = 25.0;        // m/s
+constexpr float kKeyOrbitPixels = 12.0f;  // an arrow key turns like a 12-pixel drag
+
 }  // namespace
 
-App::App(Options options) : options_(std::move(options)), paths_(locatePaths()) {}
+App::App(Options options) : options_(std::move(options)), paths_(locatePaths()) {
+  paused_ = options_.paused;
+}
 
 App::~App() {
+  saveState();
   scene_.reset();
+  debugView_.reset();
   renderer_.reset();  // GL objects go while the context is still current
   if (imguiReady_) {
     ImGui_ImplOpenGL3_Shutdown();
@@ -34,6 +49,8 @@ App::~App() {
   if (glContext_) SDL_GL_DeleteContext(glContext_);
   if (window_) SDL_DestroyWindow(window_);
   SDL_Quit();
+  std::error_code ec;
+  if (!crosscheckLog_.empty()) std::filesystem::remove(crosscheckLog_, ec);
 }
 
 std::optional<std::string> App::open() {
@@ -43,6 +60,21 @@ std::optional<std::string> App::open() {
     setenv("SDL_VIDEODRIVER", "offscreen", 1);
     setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1);
   }
+  // Headless runs (tests, CI) neither read nor write the user's config unless asked to.
+  const char* envDir = std::getenv("TUMBLE_CONFIG_DIR");
+  if (!options_.headless || !options_.configDir.empty() || (envDir && *envDir)) {
+    configDir_ = configDirectory(options_.configDir);
+  }
+  if (configDir_) {
+    auto state = loadUiState(*configDir_ / "state.json");
+    if (state) {
+      ui_ = *state;
+    } else {
+      std::fprintf(stderr, "tumble-demo: %s (using defaults)\n", state.error().c_str());
+    }
+  }
+  if (options_.headless) ui_.showHelp = false;
+
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
     return std::string("SDL_Init failed: ") + SDL_GetError();
   }
@@ -58,7 +90,7 @@ std::optional<std::string> App::open() {
     return "no usable display: SDL could open neither X11 nor Wayland";
   }
   Uint32 flags = SDL_WINDOW_OPENGL;
-  if (!options_.headless) flags |= SDL_WINDOW_RESIZABLE;
+  if (!options_.headless) flags |= SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
   window_ = SDL_CreateWindow("Tumble", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                              options_.width, options_.height, flags);
   if (!window_) return std::string("SDL_CreateWindow failed: ") + SDL_GetError();
@@ -70,12 +102,20 @@ std::optional<std::string> App::open() {
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress))) {
     return "gladLoadGL failed: no OpenGL 3.3 core functions";
   }
-  SDL_GL_SetSwapInterval(options_.headless ? 0 : 1);
+  SDL_GL_SetSwapInterval(options_.headless || !ui_.vsync ? 0 : 1);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // no imgui.ini: every run starts the same
+  if (configDir_) {
+    std::error_code ec;
+    std::filesystem::create_directories(*configDir_, ec);
+    imguiIni_ = (*configDir_ / "imgui.ini").string();
+    io.IniFilename = imguiIni_.c_str();
+  } else {
+    io.IniFilename = nullptr;  // headless: every run starts the same
+  }
+  io.FontGlobalScale = ui_.fontScale;
   ImGui::StyleColorsDark();
   ImGui_ImplSDL2_InitForOpenGL(window_, glContext_);
   ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -83,8 +123,14 @@ std::optional<std::string> App::open() {
 
   renderer_ = std::make_unique<Renderer>();
   if (auto error = renderer_->init(paths_.shaders)) return error;
+  debugView_ = std::make_unique<DebugView>(*renderer_);
   context_ =
       std::make_unique<SceneContext>(SceneContext{settings_, *renderer_, camera_, paths_.assets});
+  if (auto shapes = loadShapeLibrary(paths_.assets / "shapes")) {
+    for (const ShapeDef& s : *shapes) shapeNames_.push_back(s.name);
+  }
+  const auto tmp = std::filesystem::temp_directory_path();
+  crosscheckLog_ = tmp / ("tumble-demo-crosscheck-" + std::to_string(getpid()) + ".jsonl");
   checkGl("App::open");
   return std::nullopt;
 }
@@ -97,6 +143,10 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   renderer_->clearMeshes();
   camera_.reset();
   sceneName_ = std::string(name);
+  haveStats_ = false;
+  std::error_code ec;
+  std::filesystem::remove(crosscheckLog_, ec);
+  debugView_->clearDisagreements();
   std::unique_ptr<Scene> scene = makeScene(*entry);
   // Settings: the defaults, then the scene's own (create may set them), then --set.
   settings_ = Settings{};
@@ -110,7 +160,49 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   sceneError_.clear();
   homeCamera_ = camera_;
   scene_ = std::move(scene);
+  if (World* world = scene_->world()) world->setCrossCheckLog(crosscheckLog_.string());
+  ui_.lastScene = sceneName_;
   return std::nullopt;
+}
+
+void App::restartScene() {
+  // Box2D's samples keep the panel's settings over a restart; so does this.
+  const Settings kept = settings_;
+  const OrbitCamera camera = camera_;
+  if (auto error = switchScene(sceneName_)) {
+    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+    return;
+  }
+  settings_ = kept;
+  camera_ = camera;
+}
+
+void App::cycleScene(int delta) {
+  const auto table = sceneTable();
+  const int n = static_cast<int>(table.size());
+  int index = 0;
+  for (int i = 0; i < n; ++i)
+    if (table[static_cast<size_t>(i)].name == sceneName_) index = i;
+  index = ((index + delta) % n + n) % n;
+  if (auto error = switchScene(table[static_cast<size_t>(index)].name))
+    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+}
+
+void App::openInViewer(const CollideQuery& query) {
+  scene_.reset();
+  sceneDrag_ = false;
+  renderer_->clearMeshes();
+  camera_.reset();
+  std::unique_ptr<Scene> scene = makeGjkViewerScene(query);
+  if (auto error = scene->create(*context_)) {
+    sceneError_ = "gjk viewer: " + *error;
+    return;
+  }
+  sceneError_.clear();
+  sceneName_ = "gjk";
+  haveStats_ = false;
+  homeCamera_ = camera_;
+  scene_ = std::move(scene);
 }
 
 Ray App::mouseRay(int x, int y) const {
@@ -121,11 +213,143 @@ Ray App::mouseRay(int x, int y) const {
   return Ray{Vec3(origin), glm::normalize(Vec3(direction))};
 }
 
+void App::mouseButton(int x, int y, bool down, bool shift) {
+  mouseX_ = x;
+  mouseY_ = y;
+  if (!down) {
+    leftDown_ = false;
+    if (sceneDrag_) {
+      sceneDrag_ = false;
+      if (scene_) scene_->onMouseUp(*context_);
+    }
+    return;
+  }
+  leftDown_ = true;
+  if (shift || !scene_) return;
+  const Ray ray = mouseRay(x, y);
+  if (ui_.debug.crosscheck && scene_->world()) {
+    if (auto query = debugView_->pickDisagreement(ray.origin, ray.direction)) {
+      leftDown_ = false;
+      openInViewer(*query);
+      return;
+    }
+  }
+  sceneDrag_ = scene_->onMouseDown(*context_, ray);
+}
+
+void App::mouseMotion(int x, int y, int dx, int dy, bool left, bool right, bool shift) {
+  mouseX_ = x;
+  mouseY_ = y;
+  if (sceneDrag_ && scene_) {
+    scene_->onMouseDrag(*context_, mouseRay(x, y));
+    return;
+  }
+  if (right || (left && shift)) {
+    int w = 0, h = 0;
+    SDL_GetWindowSize(window_, &w, &h);
+    camera_.pan(static_cast<float>(dx), static_cast<float>(dy), h);
+  } else if (left) {
+    camera_.orbit(static_cast<float>(dx), static_cast<float>(dy));
+  }
+}
+
+void App::pressKey(int key, bool shift) {
+  switch (key) {
+    case SDLK_ESCAPE:
+      quit_ = true;
+      return;
+    case SDLK_F1:
+      ui_.showHelp = !ui_.showHelp;
+      return;
+    case SDLK_F2:
+      ui_.showStats = !ui_.showStats;
+      return;
+    case SDLK_F5:
+      // Hot reload: edit shaders/*.{vert,frag} next to the executable, press F5.
+      if (auto error = renderer_->reloadShaders()) {
+        sceneError_ = *error;
+      } else {
+        sceneError_.clear();
+      }
+      return;
+    case SDLK_F12: {
+      char name[64];
+      const std::time_t now = std::time(nullptr);
+      std::strftime(name, sizeof name, "tumble-%Y%m%d-%H%M%S.png", std::localtime(&now));
+      pendingScreenshot_ = name;
+      return;
+    }
+    case SDLK_PAGEUP:
+      cycleScene(-1);
+      return;
+    case SDLK_PAGEDOWN:
+      cycleScene(+1);
+      return;
+    case SDLK_r:
+      restartScene();
+      return;
+    case SDLK_p:
+      paused_ = !paused_;
+      stepsWhilePaused_ = 0;
+      return;
+    case SDLK_o:
+      if (!paused_) stepsWhilePaused_ = 0;
+      paused_ = true;
+      stepOnce_ = true;
+      return;
+    case SDLK_c:
+      camera_ = homeCamera_;
+      return;
+    case SDLK_v:
+      spawnBody(false);
+      return;
+    case SDLK_b:
+      spawnBody(true);
+      return;
+    default:
+      break;
+  }
+  if (scene_ && scene_->onKey(*context_, key)) return;
+  // Keys the scene left: the camera.
+  int w = 0, h = 0;
+  SDL_GetWindowSize(window_, &w, &h);
+  const float step = kKeyOrbitPixels;
+  switch (key) {
+    case SDLK_LEFT:
+      shift ? camera_.pan(-step, 0, h) : camera_.orbit(-step, 0);
+      break;
+    case SDLK_RIGHT:
+      shift ? camera_.pan(step, 0, h) : camera_.orbit(step, 0);
+      break;
+    case SDLK_UP:
+      shift ? camera_.pan(0, -step, h) : camera_.orbit(0, -step);
+      break;
+    case SDLK_DOWN:
+      shift ? camera_.pan(0, step, h) : camera_.orbit(0, step);
+      break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS:
+      camera_.zoom(1.0f);
+      break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+      camera_.zoom(-1.0f);
+      break;
+    case SDLK_HOME:
+      camera_ = homeCamera_;
+      break;
+    default:
+      break;
+  }
+}
+
 void App::handleEvents() {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
     ImGui_ImplSDL2_ProcessEvent(&e);
     const ImGuiIO& io = ImGui::GetIO();
+    const bool shift = (SDL_GetModState() & KMOD_SHIFT) != 0;
     switch (e.type) {
       case SDL_QUIT:
         quit_ = true;
@@ -134,61 +358,25 @@ void App::handleEvents() {
         if (e.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
         break;
       case SDL_MOUSEBUTTONDOWN:
-        if (!io.WantCaptureMouse && e.button.button == SDL_BUTTON_LEFT && scene_ &&
-            !(SDL_GetModState() & KMOD_SHIFT)) {
-          sceneDrag_ = scene_->onMouseDown(*context_, mouseRay(e.button.x, e.button.y));
-        }
+        if (!io.WantCaptureMouse && e.button.button == SDL_BUTTON_LEFT)
+          mouseButton(e.button.x, e.button.y, true, shift);
         break;
       case SDL_MOUSEBUTTONUP:
-        if (e.button.button == SDL_BUTTON_LEFT && sceneDrag_) {
-          sceneDrag_ = false;
-          if (scene_) scene_->onMouseUp(*context_);
-        }
+        if (e.button.button == SDL_BUTTON_LEFT && (leftDown_ || sceneDrag_))
+          mouseButton(e.button.x, e.button.y, false, shift);
         break;
       case SDL_MOUSEMOTION:
-        if (sceneDrag_ && scene_) {
-          scene_->onMouseDrag(*context_, mouseRay(e.motion.x, e.motion.y));
-          break;
-        }
-        if (io.WantCaptureMouse) break;
-        if ((e.motion.state & SDL_BUTTON_RMASK) ||
-            ((e.motion.state & SDL_BUTTON_LMASK) && (SDL_GetModState() & KMOD_SHIFT))) {
-          int w = 0, h = 0;
-          SDL_GL_GetDrawableSize(window_, &w, &h);
-          camera_.pan(static_cast<float>(e.motion.xrel), static_cast<float>(e.motion.yrel), h);
-        } else if (e.motion.state & SDL_BUTTON_LMASK) {
-          camera_.orbit(static_cast<float>(e.motion.xrel), static_cast<float>(e.motion.yrel));
-        }
+        if (io.WantCaptureMouse && !sceneDrag_ && !leftDown_) break;
+        mouseMotion(e.motion.x, e.motion.y, e.motion.xrel, e.motion.yrel,
+                    (e.motion.state & SDL_BUTTON_LMASK) && leftDown_,
+                    (e.motion.state & SDL_BUTTON_RMASK) && !io.WantCaptureMouse, shift);
         break;
       case SDL_MOUSEWHEEL:
         if (!io.WantCaptureMouse) camera_.zoom(static_cast<float>(e.wheel.y));
         break;
       case SDL_KEYDOWN:
         if (io.WantCaptureKeyboard) break;
-        switch (e.key.keysym.sym) {
-          case SDLK_ESCAPE:
-            quit_ = true;
-            break;
-          case SDLK_r:
-            camera_ = homeCamera_;
-            break;
-          case SDLK_SPACE:
-            paused_ = !paused_;
-            break;
-          case SDLK_s:
-            stepOnce_ = true;
-            break;
-          case SDLK_F5:
-            // Hot reload: edit shaders/*.{vert,frag} next to the executable, press F5.
-            if (auto error = renderer_->reloadShaders()) {
-              sceneError_ = *error;
-            } else {
-              sceneError_.clear();
-            }
-            break;
-          default:
-            if (scene_) scene_->onKey(*context_, e.key.keysym.sym);
-        }
+        pressKey(e.key.keysym.sym, shift);
         break;
       default:
         break;
@@ -196,115 +384,93 @@ void App::handleEvents() {
   }
 }
 
-void App::drawSettings() {
-  // A few keys open by default, all of them under "All settings"; the same names as scene files
-  // and `tumble-cli --set`. Edits go through setSetting, which enforces each key's range.
-  auto row = [&](const SettingInfo& info) {
-    ImGui::PushID(info.key.data());
-    const std::string label(info.key);
-    std::optional<std::string> error;
-    switch (info.kind) {
-      case SettingKind::Number: {
-        double v = *info.real(settings_);
-        if (ImGui::InputDouble(label.c_str(), &v, 0.0, 0.0, "%.6g",
-                               ImGuiInputTextFlags_EnterReturnsTrue)) {
-          error = setSetting(settings_, info.key, std::to_string(v));
-        }
-        break;
-      }
-      case SettingKind::Integer: {
-        int v = *info.integer(settings_);
-        if (ImGui::InputInt(label.c_str(), &v)) {
-          error = setSetting(settings_, info.key, std::to_string(v));
-        }
-        break;
-      }
-      case SettingKind::Vector: {
-        double* first = info.real(settings_);
-        double v[3] = {first[0], first[1], first[2]};
-        if (ImGui::InputScalarN(label.c_str(), ImGuiDataType_Double, v, 3, nullptr, nullptr, "%.3g",
-                                ImGuiInputTextFlags_EnterReturnsTrue)) {
-          error = setSetting(
-              settings_, info.key,
-              std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]));
-        }
-        break;
-      }
-      case SettingKind::Boolean: {
-        bool v = settingValue(settings_, info) == "true";
-        if (ImGui::Checkbox(label.c_str(), &v)) {
-          error = setSetting(settings_, info.key, v ? "true" : "false");
-        }
-        break;
-      }
-      case SettingKind::CrossCheck: {
-        const char* modes[] = {"off", "sample", "all"};
-        const std::string current = settingValue(settings_, info);
-        int index = current == "all" ? 2 : current == "sample" ? 1 : 0;
-        if (ImGui::Combo(label.c_str(), &index, modes, 3)) {
-          error = setSetting(settings_, info.key, modes[index]);
-        }
-        break;
-      }
-    }
-    if (error) settingsError_ = *error;
-    if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%.*s [%.*s]", static_cast<int>(info.description.size()),
-                        info.description.data(), static_cast<int>(info.unit.size()),
-                        info.unit.data());
-    }
-    ImGui::PopID();
-  };
+std::shared_ptr<const ConvexHull> App::spawnShape() {
+  if (auto it = shapeCache_.find(ui_.spawnShape); it != shapeCache_.end()) return it->second;
+  auto def = loadShapeFile(paths_.assets / "shapes" / (ui_.spawnShape + ".json"));
+  if (!def) {
+    sceneError_ = def.error();
+    return nullptr;
+  }
+  auto hull = ConvexHull::build(def->points);
+  if (!hull) {
+    sceneError_ = ui_.spawnShape + ": " + hull.error();
+    return nullptr;
+  }
+  auto shape = std::make_shared<const ConvexHull>(std::move(*hull));
+  shapeCache_.emplace(ui_.spawnShape, shape);
+  return shape;
+}
 
-  ImGui::PushItemWidth(150.0f);
-  if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    for (const char* key : {"gravity", "dt", "solver.substeps", "solver.velocity_iterations",
-                            "contact.slop", "crosscheck"}) {
-      if (const SettingInfo* info = findSetting(key)) row(*info);
-    }
+void App::spawnBody(bool shoot) {
+  World* world = scene_ ? scene_->world() : nullptr;
+  if (!world) {
+    sceneError_ = "this scene has no World to spawn into (pick a dynamics scene)";
+    return;
   }
-  if (ImGui::CollapsingHeader("All settings")) {
-    for (const SettingInfo& info : settingsTable()) row(info);
+  BodyDef def;
+  def.shape = spawnShape();
+  if (!def.shape) return;
+  if (shoot) {
+    // From the eye along the view direction.
+    const Vec3 eye(camera_.eye());
+    const Vec3 forward = glm::normalize(Vec3(camera_.target()) - eye);
+    def.position = eye + 1.0 * forward;
+    def.linearVelocity = kShootSpeed * forward;
+  } else {
+    Real top = 0.0;
+    for (const BodyId id : world->bodyIds())
+      top = std::max(top, world->body(id).center.y + world->body(id).radius);
+    const Vec3 target(camera_.target());
+    def.position =
+        Vec3(target.x + 0.13 * (spawned_ % 5), top + 2.0, target.z + 0.11 * (spawned_ % 3));
+    def.angularVelocity = Vec3(0.3, 0.2, 0.1);
   }
-  ImGui::PopItemWidth();
-  if (!settingsError_.empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", settingsError_.c_str());
-    ImGui::PopTextWrapPos();
+  if (auto id = world->createBody(def); !id) {
+    sceneError_ = id.error();
+  } else {
+    ++spawned_;
   }
 }
 
-void App::drawPanel(double frameMs) {
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(380.0f, 0.0f), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Tumble");
-  ImGui::Text("%.1f FPS  %.2f ms/frame  step %.3f ms", frameMs > 0.0 ? 1000.0 / frameMs : 0.0,
-              frameMs, stepMs_);
-  const std::string current = sceneName_;
-  if (ImGui::BeginCombo("scene", current.c_str())) {
-    for (const SceneEntry& e : sceneTable()) {
-      const bool selected = e.name == current;
-      if (ImGui::Selectable(std::string(e.name).c_str(), selected)) {
-        if (auto error = switchScene(e.name))
-          std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
-      }
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());
-      }
-    }
-    ImGui::EndCombo();
+void App::stepSimulation() {
+  if (!scene_ || (paused_ && !stepOnce_)) return;
+  const Uint64 start = SDL_GetPerformanceCounter();
+  scene_->step(*context_);
+  stepMs_ = msSince(start);
+  if (paused_) ++stepsWhilePaused_;
+  stepOnce_ = false;
+  ++stepsTaken_;
+  stepHistory_.push(static_cast<float>(stepMs_));
+  if (World* world = scene_->world()) {
+    stats_ = world->stats();
+    haveStats_ = true;
+    broadHistory_.push(static_cast<float>(stats_.broadphaseMs));
+    narrowHistory_.push(static_cast<float>(stats_.narrowphaseMs));
+    solverHistory_.push(static_cast<float>(stats_.solverMs));
+    if (settings_.crosscheck != CrossCheckMode::Off) debugView_->pollDisagreements(crosscheckLog_);
   }
-  ImGui::Text("bodies %d  frame %lld%s", scene_ ? scene_->bodyCount() : 0, frame_,
-              paused_ ? "  (paused)" : "");
-  if (!sceneError_.empty()) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", sceneError_.c_str());
-    ImGui::PopTextWrapPos();
+}
+
+void App::takeScreenshot(const std::string& file, int width, int height) {
+  // Written next to the final name, then renamed: a reader never sees half a PNG.
+  const std::string tmp = file + ".tmp.png";
+  if (auto error = writeScreenshot(tmp, width, height)) {
+    sceneError_ = *error;
+    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+    return;
   }
-  ImGui::TextDisabled("drag orbit/grab, right drag pan, wheel zoom, R reset");
-  drawSettings();
-  if (scene_) scene_->drawPanel(*context_);
-  ImGui::End();
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    sceneError_ = "cannot rename '" + tmp + "' to '" + file + "'";
+    std::fprintf(stderr, "tumble-demo: %s\n", sceneError_.c_str());
+  }
+}
+
+void App::saveState() {
+  if (!configDir_ || !imguiReady_) return;
+  if (auto error = saveUiState(*configDir_ / "state.json", ui_))
+    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
 }
 
 int App::run() {
@@ -313,6 +479,14 @@ int App::run() {
       std::fprintf(stderr, "tumble-demo: --set %s: %s\n", assignment.c_str(), error->c_str());
       return 1;
     }
+  }
+  if (!options_.script.empty()) {
+    auto script = loadScript(options_.script);
+    if (!script) {
+      std::fprintf(stderr, "tumble-demo: %s\n", script.error().c_str());
+      return 1;
+    }
+    script_ = std::move(*script);
   }
   if (auto error = open()) {
     std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
@@ -323,7 +497,9 @@ int App::run() {
     }
     return 2;
   }
-  const std::string start = options_.scene.empty() ? std::string(kDefaultScene) : options_.scene;
+  std::string start = options_.scene;
+  if (start.empty() && findScene(ui_.lastScene)) start = ui_.lastScene;
+  if (start.empty()) start = std::string(kDefaultScene);
   if (auto error = switchScene(start)) {
     std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
     return 2;
@@ -332,35 +508,44 @@ int App::run() {
   Uint64 last = SDL_GetPerformanceCounter();
   for (bool lastFrame = false; !lastFrame;) {
     handleEvents();  // a quit request still draws this frame, so --screenshot gets it
+    runScript();
     const Uint64 now = SDL_GetPerformanceCounter();
-    const double frameMs = 1000.0 * static_cast<double>(now - last) /
-                           static_cast<double>(SDL_GetPerformanceFrequency());
+    frameMs_ = 1000.0 * static_cast<double>(now - last) /
+               static_cast<double>(SDL_GetPerformanceFrequency());
     last = now;
-    smoothedFrameMs_ = frame_ == 0 ? frameMs : 0.9 * smoothedFrameMs_ + 0.1 * frameMs;
+    if (frame_ > 0) frameHistory_.push(static_cast<float>(frameMs_));
 
     // One fixed step of settings.dt per frame: the same frames give the same pictures.
-    if (scene_ && (!paused_ || stepOnce_)) {
-      const Uint64 stepStart = SDL_GetPerformanceCounter();
-      scene_->step(*context_);
-      stepMs_ = 1000.0 * secondsSince(stepStart);
-      stepOnce_ = false;
-    }
+    stepSimulation();
 
+    // Render time: the scene's draw calls, the debug view, the renderer, the panel, and a
+    // glFinish so that the GL driver's work is inside the measurement.
+    const Uint64 renderStart = SDL_GetPerformanceCounter();
     int width = 0, height = 0;
     SDL_GL_GetDrawableSize(window_, &width, &height);
+    renderer_->setBodyStyle(ui_.debug.faces, ui_.debug.edges);
     if (scene_) scene_->draw(*context_);
+    if (scene_ && scene_->world()) debugView_->draw(*scene_->world(), ui_.debug);
     renderer_->render(camera_, width, height);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
-    drawPanel(smoothedFrameMs_);
+    drawPanel();
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     checkGl("ImGui render");
+    glFinish();
+    renderMs_ = msSince(renderStart);
+    renderHistory_.push(static_cast<float>(renderMs_));
 
     ++frame_;
     lastFrame = quit_ || (options_.frames > 0 && frame_ >= options_.frames);
+    if (!pendingScreenshot_.empty()) {
+      takeScreenshot(pendingScreenshot_, width, height);
+      std::printf("tumble-demo: wrote %s\n", pendingScreenshot_.c_str());
+      pendingScreenshot_.clear();
+    }
     if (lastFrame && !options_.screenshot.empty()) {
       if (auto error = writeScreenshot(options_.screenshot, width, height)) {
         std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
@@ -370,9 +555,16 @@ int App::run() {
                   options_.screenshot.c_str(), width, height, sceneName_.c_str(), frame_);
     }
     SDL_GL_SwapWindow(window_);
-    // SDL's offscreen driver draws into an EGL pbuffer, where swapping is a no-op: without a
-    // flush Mesa keeps queueing every frame's commands and memory grows by ~0.6 MB a frame.
-    if (offscreen_) glFinish();
+  }
+  if (!options_.dumpState.empty()) {
+    if (auto error = writeFileAtomically(options_.dumpState, stateJson())) {
+      std::fprintf(stderr, "tumble-demo: --dump-state: %s\n", error->c_str());
+      return 4;
+    }
+  }
+  if (!scriptError_.empty()) {
+    std::fprintf(stderr, "tumble-demo: script: %s\n", scriptError_.c_str());
+    return 4;
   }
   if (glErrorCount() > 0) {
     std::fprintf(stderr, "tumble-demo: %d OpenGL errors (see above)\n", glErrorCount());

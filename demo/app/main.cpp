@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app.h"
+#include "controls.h"
 #include "options.h"
 #include "scene.h"
 #include "scene_gjk_viewer.h"
@@ -37,9 +38,14 @@ int main(int argc, char** argv) {
     std::fputs(usage().c_str(), stdout);
     return 0;
   }
+  if (options->controlsMarkdown) {
+    std::fputs(controlsMarkdown().c_str(), stdout);
+    return 0;
+  }
   if (options->listScenes) {
     for (const SceneEntry& e : sceneTable()) {
-      std::printf("%-12.*s %.*s\n", static_cast<int>(e.name.size()), e.name.data(),
+      std::printf("%-17.*s %-9.*s %.*s\n", static_cast<int>(e.name.size()), e.name.data(),
+                  static_cast<int>(e.category.size()), e.category.data(),
                   static_cast<int>(e.description.size()), e.description.data());
     }
     return 0;

@@ -28,12 +28,19 @@ std::string usage() {
          "  --set key=value     change a setting (the keys of tumble-cli and scene files)\n"
          "  --viewer-pair FILE[:LINE]  open line LINE (default: the first) of a collide-format\n"
          "                      file (e.g. a saved cross-check disagreement) in the gjk scene\n"
+         "  --paused            start with the simulation paused\n"
+         "  --script FILE       replay timed UI actions (see README: 'Scripts')\n"
+         "  --dump-state FILE   write the final settings and statistics as JSON on exit\n"
+         "  --config-dir DIR    where imgui.ini and state.json are kept (default\n"
+         "                      $TUMBLE_CONFIG_DIR, $XDG_CONFIG_HOME/tumble, ~/.config/tumble;\n"
+         "                      headless runs use none unless this or TUMBLE_CONFIG_DIR is set)\n"
          "  --list-scenes       print the scene names and quit\n"
+         "  --controls-markdown print the controls table (README) and quit\n"
          "  --help              print this help\n"
          "\n"
-         "controls: left drag orbits, right drag (or shift + left drag) pans, the wheel zooms,\n"
-         "R resets the camera, space pauses, S steps once while paused, F5 reloads the shaders,\n"
-         "Esc quits.\n"
+         "controls (F1 shows them all): left drag orbits or pulls a body, right drag pans, the\n"
+         "wheel zooms, C resets the camera, R restarts, P pauses, O steps once, PageUp/PageDown\n"
+         "change scene, V spawns, B shoots, F12 screenshot, F5 reloads the shaders, Esc quits.\n"
          "With no display (DISPLAY and WAYLAND_DISPLAY unset) and no --headless, the demo says "
          "so,\n"
          "renders the scene headless and writes a screenshot instead of opening a window.\n";
@@ -61,6 +68,14 @@ std::optional<Options> parseOptions(const std::vector<std::string>& args, std::s
       o.headless = true;
     } else if (a == "--list-scenes") {
       o.listScenes = true;
+    } else if (a == "--controls-markdown") {
+      o.controlsMarkdown = true;
+    } else if (a == "--paused") {
+      o.paused = true;
+    } else if (a == "--script" || a == "--dump-state" || a == "--config-dir") {
+      const std::string* v = value("a file name");
+      if (!v) return std::nullopt;
+      (a == "--script" ? o.script : a == "--dump-state" ? o.dumpState : o.configDir) = *v;
     } else if (a == "--scene") {
       const std::string* v = value("a scene name");
       if (!v) return std::nullopt;

@@ -18,8 +18,13 @@ struct Options {
   /// --viewer-pair FILE[:LINE]: a collide-format pair the `gjk` scene opens (the scene when
   /// --scene is not given); passed to the scene as $TUMBLE_VIEWER_PAIR (scene_gjk_viewer.h).
   std::string viewerPair;
+  std::string script;     ///< --script: timed UI actions (script.h); empty for none
+  std::string dumpState;  ///< --dump-state: JSON of settings and statistics at exit
+  std::string configDir;  ///< --config-dir: where imgui.ini and state.json live
+  bool paused = false;    ///< --paused: start with the simulation paused
   bool help = false;
   bool listScenes = false;
+  bool controlsMarkdown = false;  ///< print README's controls table and quit
 };
 
 /// Parses argv (without the program name). Returns the options, or an error that names the bad

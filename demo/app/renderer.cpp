@@ -1,5 +1,7 @@
 #include "renderer.h"
 
+#include <cstddef>
+
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
@@ -30,7 +32,11 @@ Renderer::~Renderer() {
   clearMeshes();
   if (gridVao_) glDeleteVertexArrays(1, &gridVao_);
   if (gridVbo_) glDeleteBuffers(1, &gridVbo_);
+  if (debugVao_) glDeleteVertexArrays(1, &debugVao_);
+  if (debugVbo_) glDeleteBuffers(1, &debugVbo_);
+  if (instanceVbo_) glDeleteBuffers(1, &instanceVbo_);
   if (meshProgram_) glDeleteProgram(meshProgram_);
+  if (edgeProgram_) glDeleteProgram(edgeProgram_);
   if (lineProgram_) glDeleteProgram(lineProgram_);
 }
 
@@ -38,6 +44,17 @@ std::optional<std::string> Renderer::init(const std::filesystem::path& shaderDir
   shaderDir_ = shaderDir;
   if (auto error = loadPrograms()) return error;
   buildGrid();
+  glGenBuffers(1, &instanceVbo_);
+  glGenVertexArrays(1, &debugVao_);
+  glGenBuffers(1, &debugVbo_);
+  glBindVertexArray(debugVao_);
+  glBindBuffer(GL_ARRAY_BUFFER, debugVbo_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 7 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 7 * sizeof(float),
+                        reinterpret_cast<const void*>(3 * sizeof(float)));
+  glBindVertexArray(0);
   checkGl("Renderer::init");
   return std::nullopt;
 }
@@ -49,19 +66,27 @@ std::optional<std::string> Renderer::reloadShaders() {
 std::optional<std::string> Renderer::loadPrograms() {
   auto mesh = loadProgram(shaderDir_, "mesh.vert", "mesh.frag");
   if (!mesh) return mesh.error();
+  auto edge = loadProgram(shaderDir_, "edge.vert", "line.frag");
+  if (!edge) {
+    glDeleteProgram(*mesh);
+    return edge.error();
+  }
   auto line = loadProgram(shaderDir_, "line.vert", "line.frag");
   if (!line) {
     glDeleteProgram(*mesh);
+    glDeleteProgram(*edge);
     return line.error();
   }
   if (meshProgram_) glDeleteProgram(meshProgram_);
+  if (edgeProgram_) glDeleteProgram(edgeProgram_);
   if (lineProgram_) glDeleteProgram(lineProgram_);
   meshProgram_ = *mesh;
+  edgeProgram_ = *edge;
   lineProgram_ = *line;
-  meshModel_ = glGetUniformLocation(meshProgram_, "uModel");
   meshViewProj_ = glGetUniformLocation(meshProgram_, "uViewProj");
-  meshColor_ = glGetUniformLocation(meshProgram_, "uColor");
   meshLight_ = glGetUniformLocation(meshProgram_, "uLightDir");
+  edgeViewProj_ = glGetUniformLocation(edgeProgram_, "uViewProj");
+  edgeColor_ = glGetUniformLocation(edgeProgram_, "uColor");
   lineModel_ = glGetUniformLocation(lineProgram_, "uModel");
   lineViewProj_ = glGetUniformLocation(lineProgram_, "uViewProj");
   return std::nullopt;
@@ -107,8 +132,9 @@ MeshId Renderer::addMesh(const MeshData& mesh) {
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
                         reinterpret_cast<const void*>(3 * sizeof(float)));
+  bindInstanceAttributes(g.triangleVao);
 
-  // Edges use the line program; their colour is the constant attribute 1 (set at draw time).
+  // Edges use the edge program (instanced, one uniform colour).
   glGenVertexArrays(1, &g.lineVao);
   glGenBuffers(1, &g.lineVbo);
   glBindVertexArray(g.lineVao);
@@ -117,10 +143,29 @@ MeshId Renderer::addMesh(const MeshData& mesh) {
                mesh.lines.data(), GL_STATIC_DRAW);
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
+  bindInstanceAttributes(g.lineVao);
   glBindVertexArray(0);
   checkGl("Renderer::addMesh");
   meshes_.push_back(g);
   return static_cast<MeshId>(meshes_.size() - 1);
+}
+
+// The shared instance buffer feeds attributes 2-5 (model matrix columns) and 6 (colour), one
+// step per instance. `vao` must be bound.
+void Renderer::bindInstanceAttributes(unsigned vao) const {
+  (void)vao;
+  glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+  constexpr GLsizei kStride = sizeof(Instance);
+  for (GLuint column = 0; column < 4; ++column) {
+    glEnableVertexAttribArray(2 + column);
+    glVertexAttribPointer(2 + column, 4, GL_FLOAT, GL_FALSE, kStride,
+                          reinterpret_cast<const void*>(column * sizeof(glm::vec4)));
+    glVertexAttribDivisor(2 + column, 1);
+  }
+  glEnableVertexAttribArray(6);
+  glVertexAttribPointer(6, 4, GL_FLOAT, GL_FALSE, kStride,
+                        reinterpret_cast<const void*>(offsetof(Instance, color)));
+  glVertexAttribDivisor(6, 1);
 }
 
 void Renderer::clearMeshes() {
@@ -131,12 +176,38 @@ void Renderer::clearMeshes() {
     glDeleteBuffers(1, &g.lineVbo);
   }
   meshes_.clear();
-  queue_.clear();
+  debugLines_.clear();
 }
 
 void Renderer::drawBody(MeshId mesh, const Transform& transform, const glm::vec3& color) {
   if (mesh < 0 || mesh >= static_cast<MeshId>(meshes_.size())) return;
-  queue_.push_back({mesh, modelMatrix(transform), color});
+  meshes_[static_cast<size_t>(mesh)].instances.push_back(
+      {modelMatrix(transform), glm::vec4(color, 1.0f)});
+}
+
+void Renderer::drawLine(const glm::vec3& a, const glm::vec3& b, const glm::vec4& color) {
+  pushLine(debugLines_, a, b, color);
+}
+
+void Renderer::drawBox(const glm::vec3& lo, const glm::vec3& hi, const glm::vec4& color) {
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    for (int k = 0; k < 4; ++k) {
+      glm::vec3 a = lo, b = lo;
+      a[u] = b[u] = (k & 1) ? hi[u] : lo[u];
+      a[v] = b[v] = (k & 2) ? hi[v] : lo[v];
+      b[axis] = hi[axis];
+      drawLine(a, b, color);
+    }
+  }
+}
+
+void Renderer::drawCross(const glm::vec3& p, float size, const glm::vec4& color) {
+  for (int axis = 0; axis < 3; ++axis) {
+    glm::vec3 d(0.0f);
+    d[axis] = size;
+    drawLine(p - d, p + d, color);
+  }
 }
 
 void Renderer::render(const OrbitCamera& camera, int width, int height) {
@@ -151,41 +222,61 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
   glFrontFace(GL_CCW);
   const glm::mat4 viewProj = camera.projection(width, height) * camera.view();
   const glm::mat4 identity(1.0f);
+  int calls = 0, bodies = 0;
 
+  // One instanced draw per mesh: its instances go into the shared buffer, then faces and edges.
   // Faces are pushed back a little so the edge lines drawn afterwards win the depth test.
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.0f, 1.0f);
-  glUseProgram(meshProgram_);
-  glUniformMatrix4fv(meshViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
   const glm::vec3 light = glm::normalize(kLightDirection);
-  glUniform3fv(meshLight_, 1, glm::value_ptr(light));
-  for (const Item& item : queue_) {
-    const GpuMesh& g = meshes_[static_cast<size_t>(item.mesh)];
-    glUniformMatrix4fv(meshModel_, 1, GL_FALSE, glm::value_ptr(item.model));
-    glUniform3fv(meshColor_, 1, glm::value_ptr(item.color));
-    glBindVertexArray(g.triangleVao);
-    glDrawArrays(GL_TRIANGLES, 0, g.triangleVertices);
+  for (GpuMesh& g : meshes_) {
+    if (g.instances.empty()) continue;
+    const auto count = static_cast<GLsizei>(g.instances.size());
+    bodies += static_cast<int>(count);
+    glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(g.instances.size() * sizeof(Instance)),
+                 g.instances.data(), GL_STREAM_DRAW);
+    if (drawFaces_) {
+      glUseProgram(meshProgram_);
+      glUniformMatrix4fv(meshViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
+      glUniform3fv(meshLight_, 1, glm::value_ptr(light));
+      glBindVertexArray(g.triangleVao);
+      glDrawArraysInstanced(GL_TRIANGLES, 0, g.triangleVertices, count);
+      ++calls;
+    }
+    if (drawEdges_) {
+      glUseProgram(edgeProgram_);
+      glUniformMatrix4fv(edgeViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
+      glUniform4fv(edgeColor_, 1, glm::value_ptr(kEdgeColor));
+      glBindVertexArray(g.lineVao);
+      glDrawArraysInstanced(GL_LINES, 0, g.lineVertices, count);
+      ++calls;
+    }
+    g.instances.clear();
   }
   glDisable(GL_POLYGON_OFFSET_FILL);
-  checkGl("Renderer::render faces");
+  checkGl("Renderer::render bodies");
 
   glUseProgram(lineProgram_);
   glUniformMatrix4fv(lineViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
   glUniformMatrix4fv(lineModel_, 1, GL_FALSE, glm::value_ptr(identity));
   glBindVertexArray(gridVao_);
   glDrawArrays(GL_LINES, 0, gridVertices_);
-  for (const Item& item : queue_) {
-    const GpuMesh& g = meshes_[static_cast<size_t>(item.mesh)];
-    glUniformMatrix4fv(lineModel_, 1, GL_FALSE, glm::value_ptr(item.model));
-    glBindVertexArray(g.lineVao);
-    glVertexAttrib4fv(1, glm::value_ptr(kEdgeColor));
-    glDrawArrays(GL_LINES, 0, g.lineVertices);
+  ++calls;
+  if (!debugLines_.empty()) {
+    glBindBuffer(GL_ARRAY_BUFFER, debugVbo_);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(debugLines_.size() * sizeof(float)),
+                 debugLines_.data(), GL_STREAM_DRAW);
+    glBindVertexArray(debugVao_);
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(debugLines_.size() / 7));
+    ++calls;
+    debugLines_.clear();
   }
   glBindVertexArray(0);
   glUseProgram(0);
   checkGl("Renderer::render lines");
-  lastBodyCount_ = static_cast<int>(queue_.size());
-  queue_.clear();
+  lastBodyCount_ = bodies;
+  lastDrawCalls_ = calls;
 }
 
 }  // namespace tumble::demo

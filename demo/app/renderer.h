@@ -41,36 +41,59 @@ class Renderer {
   /// Queues `mesh` at `transform` with an RGB colour in [0, 1] for the next render().
   void drawBody(MeshId mesh, const Transform& transform, const glm::vec3& color);
 
+  /// Queues a world-space line segment (debug drawing) with an RGBA colour for the next render().
+  /// Lines are drawn over the bodies with the depth test on.
+  void drawLine(const glm::vec3& a, const glm::vec3& b, const glm::vec4& color);
+  /// Queues the 12 edges of an axis-aligned box.
+  void drawBox(const glm::vec3& lo, const glm::vec3& hi, const glm::vec4& color);
+  /// Queues a small three-axis cross of half-size `size` metres at `p`.
+  void drawCross(const glm::vec3& p, float size, const glm::vec4& color);
+
+  /// Whether render() draws hull faces and hull edges (debug toggles); both on by default.
+  void setBodyStyle(bool faces, bool edges) {
+    drawFaces_ = faces;
+    drawEdges_ = edges;
+  }
+
   /// Clears the frame, draws the grid and the queued bodies seen from `camera`, and empties the
   /// queue. `width` x `height` is the framebuffer size in pixels.
   void render(const OrbitCamera& camera, int width, int height);
 
   /// Bodies drawn by the last render().
   int lastBodyCount() const { return lastBodyCount_; }
+  /// Draw calls issued by the last render() (one per mesh kind with instancing, plus lines).
+  int lastDrawCalls() const { return lastDrawCalls_; }
 
  private:
+  // Per-instance data: the model matrix (4 columns) and the colour, 20 floats.
+  struct Instance {
+    glm::mat4 model;
+    glm::vec4 color;
+  };
   struct GpuMesh {
     unsigned triangleVao = 0, triangleVbo = 0, lineVao = 0, lineVbo = 0;
     int triangleVertices = 0, lineVertices = 0;
-  };
-  struct Item {
-    MeshId mesh;
-    glm::mat4 model;
-    glm::vec3 color;
+    std::vector<Instance> instances;  // this frame's queue
   };
 
   void buildGrid();
   std::optional<std::string> loadPrograms();
+  void bindInstanceAttributes(unsigned vao) const;
 
   std::filesystem::path shaderDir_;
-  unsigned meshProgram_ = 0, lineProgram_ = 0;
-  int meshModel_ = -1, meshViewProj_ = -1, meshColor_ = -1, meshLight_ = -1;
+  unsigned meshProgram_ = 0, edgeProgram_ = 0, lineProgram_ = 0;
+  int meshViewProj_ = -1, meshLight_ = -1;
+  int edgeViewProj_ = -1, edgeColor_ = -1;
   int lineModel_ = -1, lineViewProj_ = -1;
   unsigned gridVao_ = 0, gridVbo_ = 0;
   int gridVertices_ = 0;
+  unsigned instanceVbo_ = 0;  // shared, refilled per mesh per frame
+  unsigned debugVao_ = 0, debugVbo_ = 0;
+  std::vector<float> debugLines_;  // x y z r g b a per vertex
   std::vector<GpuMesh> meshes_;
-  std::vector<Item> queue_;
+  bool drawFaces_ = true, drawEdges_ = true;
   int lastBodyCount_ = 0;
+  int lastDrawCalls_ = 0;
 };
 
 }  // namespace tumble::demo

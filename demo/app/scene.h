@@ -12,6 +12,10 @@
 #include "renderer.h"
 #include "tumble/settings.h"
 
+namespace tumble {
+class World;
+}
+
 namespace tumble::demo {
 
 /// What a scene may use. Owned by the app; valid for the scene's lifetime.
@@ -63,6 +67,11 @@ class Scene {
   virtual void onMouseUp(SceneContext& ctx) { (void)ctx; }
   /// Number of bodies, for the panel.
   virtual int bodyCount() const = 0;
+  /// The engine World the scene steps, if any: the app reads its statistics, draws its debug view
+  /// and spawns bodies into it. Null for scenes without one (showcase, chain, gjk).
+  virtual World* world() { return nullptr; }
+  /// A JSON object with the scene's own state for --dump-state (e.g. the chain's folds).
+  virtual std::string stateJson() const { return "{}"; }
 };
 
 /// One row of the scene table: a scene class (`make`), or a scene file
@@ -79,13 +88,16 @@ struct SceneEntry {
 /// A new, not yet created, scene of `entry`.
 std::unique_ptr<Scene> makeScene(const SceneEntry& entry);
 
-/// Every scene, sorted by name.
+/// Every scene, sorted by category (dynamics, geometry, chain), then by name.
 std::span<const SceneEntry> sceneTable();
 
 /// The entry named `name`, or nullptr.
 const SceneEntry* findScene(std::string_view name);
 
 /// The scene shown when --scene is not given.
-inline constexpr std::string_view kDefaultScene = "showcase";
+inline constexpr std::string_view kDefaultScene = "pile";
+
+/// The categories in browser order.
+inline constexpr std::string_view kSceneCategories[] = {"dynamics", "geometry", "chain"};
 
 }  // namespace tumble::demo

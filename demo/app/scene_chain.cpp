@@ -4,6 +4,7 @@
 // contact (gap <= chain.tolerance * r, the page's c[i] flags) are highlighted.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <vector>
 
@@ -215,6 +216,22 @@ class ChainScene final : public Scene {
 
   int bodyCount() const override { return chain_ ? chain_->segmentCount() : 0; }
 
+  std::string stateJson() const override {
+    // Folds by the user (mouse or keys) apart from the automatic ones, and the pose.
+    std::string out = "{\"folds\": " + std::to_string(folds_) +
+                      ", \"user_folds\": " + std::to_string(userFolds_) +
+                      ", \"blocked\": " + std::to_string(blockedFolds_) +
+                      ", \"selected\": " + std::to_string(selected_) + ", \"points\": [";
+    char buffer[96];
+    const auto& p = chain_->points();
+    for (size_t k = 0; k < p.size(); ++k) {
+      std::snprintf(buffer, sizeof buffer, "%s[%.9g, %.9g, %.9g]", k ? ", " : "", p[k].x, p[k].y,
+                    p[k].z);
+      out += buffer;
+    }
+    return out + "]}";
+  }
+
  private:
   Vec3 keyAxis() const {
     Vec3 axis(0.0);
@@ -238,6 +255,7 @@ class ChainScene final : public Scene {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!r) return true;
     ++folds_;
+    if (!animate_) ++userFolds_;
     if (r->blocked) ++blockedFolds_;
     lastSubsteps_ = r->substeps;
     lastStatus_ = toString(r->status);
@@ -260,7 +278,7 @@ class ChainScene final : public Scene {
   int axisIndex_ = 1;
   Vec3 dragAxis_{0.0, 0.0, 1.0};
   std::optional<Vec3> dragPrev_;
-  int folds_ = 0, blockedFolds_ = 0, lastSubsteps_ = 0;
+  int folds_ = 0, userFolds_ = 0, blockedFolds_ = 0, lastSubsteps_ = 0;
   double lastMs_ = 0.0;
   Real leastGap_ = 0.0;
   const char* lastStatus_ = "-";

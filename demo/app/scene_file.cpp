@@ -76,8 +76,7 @@ class FileScene final : public Scene {
     ImGui::Text("pairs %d  manifolds %d  contacts %d", s.pairs, s.manifolds, s.contacts);
     ImGui::Text("max penetration %.4f m  energy %.1f J", s.maxPenetration,
                 world_->energy().total());
-    ImGui::Text("ms: broad %.2f  narrow %.2f  solver %.2f", s.broadphaseMs, s.narrowphaseMs,
-                s.solverMs);
+    ImGui::TextDisabled("timings: statistics window (F2)");
     if (dropTemplate_.shape && ImGui::Button("drop a body (D)")) drop();
     if (!error_.empty()) {
       ImGui::PushTextWrapPos(0.0f);
@@ -114,6 +113,7 @@ class FileScene final : public Scene {
   }
 
   int bodyCount() const override { return world_ ? world_->bodyCount() : 0; }
+  World* world() override { return world_.get(); }
 
  private:
   MeshId meshFor(SceneContext& ctx, const std::shared_ptr<const ConvexHull>& shape) {

@@ -1,0 +1,40 @@
+#include "controls.h"
+
+namespace tumble::demo {
+
+std::span<const Control> controlsTable() {
+  static const Control kControls[] = {
+      {"left drag on a body", "pull it with the engine's drag constraint (ray-cast pick)"},
+      {"click on a red outline", "open that cross-check disagreement in the GJK viewer"},
+      {"left drag elsewhere", "orbit the camera"},
+      {"right drag, shift + left drag", "pan the camera"},
+      {"mouse wheel", "zoom"},
+      {"arrow keys", "orbit (shift: pan), when the scene does not use them"},
+      {"+ / -", "zoom in / out"},
+      {"C, Home", "reset the camera to the scene's view (Home when the scene does not use it)"},
+      {"PageUp / PageDown", "previous / next scene of the browser"},
+      {"R", "restart the scene (the panel's settings are kept)"},
+      {"P", "pause / resume"},
+      {"O", "single step (pauses)"},
+      {"V", "spawn a body of the chosen shape above the scene"},
+      {"B", "shoot a body of the chosen shape from the camera"},
+      {"F1", "this help"},
+      {"F2", "statistics window"},
+      {"F5", "reload the shaders"},
+      {"F12", "screenshot to tumble-<time>.png in the working folder"},
+      {"Esc", "quit"},
+      {"D (scene files)", "drop one more body like the scene's first dynamic one"},
+      {"chain scene", "click a joint and drag to fold; [ ] joint, x y z axis, a d / q e fold"},
+      {"gjk scene", "drag a hull to move it; left / right step GJK, Home / End first / last"},
+  };
+  return kControls;
+}
+
+std::string controlsMarkdown() {
+  std::string out = "| Input | Action |\n|---|---|\n";
+  for (const Control& c : controlsTable())
+    out += "| " + std::string(c.input) + " | " + std::string(c.action) + " |\n";
+  return out;
+}
+
+}  // namespace tumble::demo
