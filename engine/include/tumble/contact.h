@@ -18,9 +18,8 @@ struct ContactPoint {
   Real separation = 0.0;     ///< m, along the normal; negative when penetrating
   uint32_t id = 0;           ///< feature key, matched across steps
   Real normalImpulse = 0.0;  ///< N s, accumulated this step
-  Real tangentImpulse[2] = {0, 0};  ///< N s, along the manifold's two tangents
-  Real maxNormalImpulse = 0.0;      ///< N s, largest normal impulse of the last solve
-  Real relativeVelocity = 0.0;      ///< m/s, normal approach speed before the solve (< 0 closing)
+  Real maxNormalImpulse = 0.0;  ///< N s, largest normal impulse of the last solve
+  Real relativeVelocity = 0.0;  ///< m/s, normal approach speed before the solve (< 0 closing)
 };
 
 /// The contact between bodies A and B (A.index < B.index).

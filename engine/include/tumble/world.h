@@ -143,6 +143,12 @@ class World {
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;
   std::vector<char> keepAwake_;
+  // Pose of each body at the last narrow-phase and how far any of its points moved since (m):
+  // a separated pair whose last distance minus both motions still exceeds the speculative
+  // distance cannot touch, and skips GJK (conservative advancement's bound, Mirtich 1996).
+  std::vector<Vec3> lastCenter_;
+  std::vector<Quat> lastRotation_;
+  std::vector<Real> motion_;
   std::vector<std::unique_ptr<DragConstraint>> drags_;
   std::map<int, std::vector<int>> sleepingIslands_;
   std::vector<int> islandOf_;  // awake island of each body after the last step, -1 for none

@@ -273,8 +273,30 @@ void World::updateContacts(Real h, const Settings& s) {
     keys.emplace_back(std::min(a, b), std::max(a, b));
   }
   std::sort(keys.begin(), keys.end());
+  const size_t n = bodies_.size();
+  const size_t known = std::min(lastCenter_.size(), n);
+  lastCenter_.resize(n);
+  lastRotation_.resize(n);
+  motion_.assign(n, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    const Body& b = bodies_[i];
+    if (i >= known) {
+      motion_[i] = 1e300;  // new body: no bound yet
+    } else {
+      // A point at distance <= radius from the centre moves at most |dc| + 2 r sin(theta / 2),
+      // and |dot(q, q')| = cos(theta / 2) for unit quaternions.
+      const Real c = std::min(1.0, std::abs(glm::dot(b.rotation, lastRotation_[i])));
+      motion_[i] = glm::length(b.center - lastCenter_[i]) +
+                   2.0 * b.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
+    }
+    lastCenter_[i] = b.center;
+    lastRotation_[i] = b.rotation;
+  }
   std::vector<Manifold>& next = nextManifolds_;
   next.clear();
+  // Grow ahead of need: a reallocation copies every manifold at once (megabytes in a heap, and
+  // fresh pages to fault in), which would land on the frame where the pair count jumps.
+  if (next.capacity() < keys.size()) next.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
   NarrowPhaseCounters counters;
   size_t oi = 0;
   for (const auto& [ia, ib] : keys) {
@@ -304,6 +326,16 @@ void World::updateContacts(Real h, const Settings& s) {
       continue;
     }
     const Real speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
+    if (old && old->pointCount == 0 && !old->overlapping && old->distance > 0.0) {
+      // Last distance (or bound) minus how far both bodies moved: still beyond reach, no GJK.
+      const Real bound = old->distance - motion_[ia] - motion_[ib];
+      if (bound > speculative) {
+        m.cache = old->cache;
+        m.overlapping = false;
+        m.distance = bound;
+        continue;
+      }
+    }
     collideBodies(A, B, s, speculative, old, m, counters);
     if (s.crosscheck != CrossCheckMode::Off)
       crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
