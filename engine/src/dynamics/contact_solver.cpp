@@ -186,7 +186,7 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     // Cholesky factor of K + eps I (K is singular for four coplanar points: the regularisation
     // picks the least-norm split of the load, which the iterative solve would converge to).
     c.cholesky = false;
-    c.setCount = 0;
+    c.setCount = -1;
     if (c.count > 1) {
       Real diag = 0.0;
       for (int i = 0; i < c.count; ++i) diag = std::max(diag, c.k[i][i]);
@@ -289,8 +289,20 @@ void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Re
       for (int i = 0; i < c.count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
     return good;
   };
+  // Every point released: lambda = 0 is the answer when then no point approaches (the usual
+  // case for speculative points that stay apart).
+  auto tryZero = [&]() {
+    for (int i = 0; i < c.count; ++i) {
+      Real vn = r[i];
+      for (int j = 0; j < c.count; ++j) vn -= c.k[i][j] * old[j];
+      if (vn < 0.0) return false;
+    }
+    for (int i = 0; i < c.count; ++i) lambda[i] = 0.0;
+    return true;
+  };
   if (c.cholesky) {
     bool active[4];
+    if (cache && c.setCount == 0 && tryZero()) return;
     if (cache && c.setCount > 0 && c.setCount < c.count &&
         trySet(c.setCount, c.setIndex, c.setL, active))
       return;
@@ -308,15 +320,7 @@ void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Re
       for (int i = 0; i < c.count; ++i)
         if (active[i]) idx[n++] = i;
       if (n == 0) {
-        // Every point released: lambda = 0 is the answer when nothing then penetrates.
-        bool good = true;
-        for (int i = 0; i < c.count && good; ++i) {
-          Real vn = r[i];
-          for (int j = 0; j < c.count; ++j) vn -= c.k[i][j] * old[j];
-          good = vn >= 0.0;
-        }
-        if (!good) break;
-        for (int i = 0; i < c.count; ++i) lambda[i] = 0.0;
+        if (!tryZero()) break;
         if (cache) c.setCount = 0;
         return;
       }

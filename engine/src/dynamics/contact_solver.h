@@ -64,7 +64,7 @@ class ContactSolver {
     bool cholesky = false;
     // The set of pushing points the last velocity solve settled on, with the Cholesky factor of
     // its sub-matrix: the set rarely changes between iterations, so it is tried first.
-    int setCount = 0;  ///< 0: no cached set
+    int setCount = -1;  ///< -1: no cached set; 0: all points released
     int setIndex[4];
     Real setL[4][4];
     // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
