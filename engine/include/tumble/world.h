@@ -12,6 +12,7 @@
 #include "tumble/body.h"
 #include "tumble/contact.h"
 #include "tumble/debug_draw.h"
+#include "tumble/nonfinite.h"
 #include "tumble/result.h"
 #include "tumble/settings.h"
 #include "tumble/stats.h"
@@ -121,6 +122,9 @@ class World {
   /// Steps taken so far.
   int64_t stepCount() const { return stepCount_; }
 
+  /// Bodies removed because their state became non-finite (policy in nonfinite.h), oldest first.
+  const std::vector<NonFiniteEvent>& nonFiniteEvents() const { return nonFinite_; }
+
  private:
   void substep(Real h, const Settings& s);
   void updateBroadPhase(Real h, const Settings& s);
@@ -159,6 +163,7 @@ class World {
   int64_t crosscheckChecked_ = 0;
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
+  std::vector<NonFiniteEvent> nonFinite_;
 };
 
 }  // namespace tumble

@@ -167,6 +167,7 @@ void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point
 std::optional<std::string> World::step() {
   if (auto err = validate(settings_)) return err;
   const auto t0 = Clock::now();
+  for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(BodyId{i});
   const Settings s = settings_;
   if (haveLastSettings_ && !settingsEqual(s, lastSettings_)) {
     for (auto& [island, members] : std::map<int, std::vector<int>>(sleepingIslands_))
@@ -191,6 +192,7 @@ std::optional<std::string> World::step() {
   for (int k = 0; k < s.solver.substeps; ++k) substep(h, s);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
 
+  for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(BodyId{i});
   const auto ti = Clock::now();
   updateSleep(s.dt, s);
   stats_.islandsMs = msSince(ti);

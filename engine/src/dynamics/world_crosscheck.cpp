@@ -1,16 +1,11 @@
-// The LP verdict (Kreuzer's vertex LP, lp.h) beside GJK for world pairs. A pair counts as a
-// disagreement only outside the tolerance band of crosscheck.h (the same rule as
-// `tumble-cli collide`): GJK distances or EPA depths inside it are ties, not errors.
+// The cross-check of crosscheck.h (GJK/EPA beside the vertex LP test, the tolerance band and the
+// disagreement log) run on world pairs: the same rule as `tumble-cli collide`, so a saved pair
+// replays with the same verdicts.
 #include "dynamics/world_crosscheck.h"
 
-#include <cmath>
-#include <fstream>
-#include <vector>
-
-#include <nlohmann/json.hpp>
+#include <string>
 
 #include "tumble/crosscheck.h"
-#include "tumble/lp.h"
 
 namespace tumble {
 namespace {
@@ -24,16 +19,6 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-nlohmann::json worldPoints(const Body& b) {
-  const Transform xf = b.transform();
-  nlohmann::json pts = nlohmann::json::array();
-  for (const Vec3& v : b.shape->vertices()) {
-    const Vec3 p = xf.apply(v);
-    pts.push_back({p.x, p.y, p.z});
-  }
-  return pts;
-}
-
 }  // namespace
 
 void crossCheckPair(const Body& a, const Body& b, const Settings& s, const Manifold& m,
@@ -44,24 +29,17 @@ void crossCheckPair(const Body& a, const Body& b, const Settings& s, const Manif
     const Real u = static_cast<Real>(mix(sequence) >> 11) * (1.0 / 9007199254740992.0);
     if (!(u < s.crosscheckSampleRate)) return;
   }
-  const LpResult lp =
-      lpIntersect(a.shape->vertices(), a.transform(), b.shape->vertices(), b.transform(), s.lp);
+  const CrossCheckResult r = crossCheck(a.support, a.transform(), b.support, b.transform(), s);
   ++checked;
-  pivots += lp.pivots;
-  const Real tie = crossCheckBand(lp.scale, s);
-  bool disagree = false;
-  if (lp.intersect && !m.overlapping) disagree = m.distance > tie;
-  if (!lp.intersect && m.overlapping) disagree = -m.distance > tie;
-  if (!disagree) return;
+  pivots += r.lp.pivots;
+  if (r.agree) return;
   ++disagreed;
   if (logPath.empty()) return;
-  nlohmann::json line;
-  line["id"] = "b" + std::to_string(m.a.index) + "-b" + std::to_string(m.b.index) + "-s" +
-               std::to_string(sequence);
-  line["a"] = worldPoints(a);
-  line["b"] = worldPoints(b);
-  std::ofstream out(logPath, std::ios::app);
-  out << line.dump() << "\n";
+  // Opened in append mode for this line and flushed (CrossCheckLog): a crash loses no earlier line.
+  CrossCheckLog log(logPath);
+  const std::string id = "b" + std::to_string(m.a.index) + "-b" + std::to_string(m.b.index) + "-s" +
+                         std::to_string(sequence);
+  log.record(id, a.support, a.transform(), b.support, b.transform(), r);
 }
 
 }  // namespace tumble

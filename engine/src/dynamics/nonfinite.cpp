@@ -1,0 +1,41 @@
+// Numeric safety (nonfinite.h): find bodies whose state is not finite, so the World removes them
+// before a NaN spreads through contacts.
+#include "tumble/nonfinite.h"
+
+#include <cmath>
+
+namespace tumble {
+namespace {
+
+bool finite(const Vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+}  // namespace
+
+const char* firstNonFinite(const Body& b) {
+  if (!finite(b.center)) return "position";
+  if (!std::isfinite(b.rotation.w) || !std::isfinite(b.rotation.x) ||
+      !std::isfinite(b.rotation.y) || !std::isfinite(b.rotation.z))
+    return "orientation";
+  if (!finite(b.linearVelocity)) return "linear_velocity";
+  if (!finite(b.angularVelocity)) return "angular_velocity";
+  if (!finite(b.force)) return "force";
+  if (!finite(b.torque)) return "torque";
+  return nullptr;
+}
+
+std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
+                               std::vector<NonFiniteEvent>& events) {
+  std::vector<int> bad;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    if (!bodies[i].alive) continue;
+    if (const char* what = firstNonFinite(bodies[i])) {
+      events.push_back({BodyId{static_cast<int>(i)}, step, what});
+      bad.push_back(static_cast<int>(i));
+    }
+  }
+  return bad;
+}
+
+}  // namespace tumble
