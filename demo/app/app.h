@@ -138,6 +138,7 @@ class App {
   std::string scriptError_;
   struct ScriptDrag {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0, frames = 1, done = 0;
+    bool release = true;  ///< button up at the end (drag) or not (mousemove)
   };
   std::optional<ScriptDrag> scriptDrag_;
   std::string pendingScreenshot_;

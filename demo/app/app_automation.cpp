@@ -17,9 +17,9 @@ void App::runScript() {
     ++d.done;
     const auto at = [&](int a, int b) { return a + (b - a) * d.done / d.frames; };
     const int x = at(d.x0, d.x1), y = at(d.y0, d.y1);
-    mouseMotion(x, y, x - mouseX_, y - mouseY_, true, false, false);
+    mouseMotion(x, y, x - mouseX_, y - mouseY_, leftDown_, false, false);
     if (d.done >= d.frames) {
-      mouseButton(x, y, false, false);
+      if (d.release) mouseButton(x, y, false, false);
       scriptDrag_.reset();
     }
   }
@@ -53,6 +53,13 @@ void App::runScript() {
       ScriptDrag d{arg(0), arg(1), arg(2), arg(3), a.args.size() > 4 ? std::max(1, arg(4)) : 1, 0};
       mouseButton(d.x0, d.y0, true, false);
       scriptDrag_ = d;
+    } else if (a.verb == "mousedown") {
+      mouseButton(arg(0), arg(1), true, false);
+    } else if (a.verb == "mousemove") {
+      scriptDrag_ = ScriptDrag{
+          mouseX_, mouseY_, arg(0), arg(1), a.args.size() > 2 ? std::max(1, arg(2)) : 1, 0, false};
+    } else if (a.verb == "mouseup") {
+      mouseButton(mouseX_, mouseY_, false, false);
     } else if (a.verb == "preset-save") {
       savePresetTo(a.args[0]);
     } else if (a.verb == "preset-load") {

@@ -1,5 +1,6 @@
 // The demo's ImGui windows: the panel (scene browser, simulation, tolerances and caps, presets,
 // view and debug drawing), the statistics window (F2) and the help overlay (F1).
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -190,7 +191,7 @@ void App::drawPresets() {
   if (ImGui::Button("save preset")) savePresetTo(presetFile_);
   ImGui::SameLine();
   if (ImGui::Button("load preset")) loadPresetFrom(presetFile_);
-  if (!presetMessage_.empty()) wrapped(presetFailed_ ? kErrorColor : kOkColor, presetMessage_);
+  if (!presetMessage_.empty() && !presetFailed_) wrapped(kOkColor, presetMessage_);
 }
 
 void App::drawView() {
@@ -247,7 +248,7 @@ void App::drawStatsWindow() {
   if (!ui_.showStats) return;
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 370.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360.0f, 0.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360.0f, 520.0f), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Statistics", &ui_.showStats)) {
     ImGui::End();
     return;
@@ -272,11 +273,14 @@ void App::drawStatsWindow() {
   } else {
     ImGui::TextDisabled("bodies %d (this scene has no World)", scene_ ? scene_->bodyCount() : 0);
   }
-  const ImVec2 plot(-1.0f, 40.0f);
   auto series = [&](const char* name, const History& h) {
     char overlay[96];
-    std::snprintf(overlay, sizeof overlay, "%s %.2f ms (max %.2f)", name, h.last(), h.max());
-    ImGui::PlotLines(name, h.data(), h.size(), h.offset(), overlay, 0.0f, FLT_MAX, plot);
+    std::snprintf(overlay, sizeof overlay, "%s %.2f ms (mean %.2f, max %.2f)", name, h.last(),
+                  h.mean(), h.max());
+    ImGui::PushID(name);
+    ImGui::PlotLines("##plot", h.data(), h.size(), h.offset(), overlay, 0.0f, FLT_MAX,
+                     ImVec2(ImGui::GetContentRegionAvail().x, 42.0f));
+    ImGui::PopID();
   };
   ImGui::Separator();
   ImGui::TextDisabled("last %d frames", History::kSize);
@@ -328,6 +332,7 @@ void App::drawPanel() {
               frame_, paused_ ? "  (paused)" : "");
   if (!sceneError_.empty()) wrapped(kErrorColor, sceneError_);
   if (!scriptError_.empty()) wrapped(kErrorColor, "script: " + scriptError_);
+  if (presetFailed_) wrapped(kErrorColor, presetMessage_);
   ImGui::TextDisabled("F1 help  drag orbit/grab  right drag pan  wheel zoom");
   ImGui::PushItemWidth(170.0f);
   drawSceneBrowser();

@@ -22,11 +22,13 @@ Expected<std::vector<ScriptAction>> parseScript(const std::string& text,
   using E = Expected<std::vector<ScriptAction>>;
   // verb -> (least, most) argument count, and whether every argument is a number.
   static const std::map<std::string, std::pair<std::pair<int, int>, bool>> kVerbs = {
-      {"set", {{2, 2}, false}},         {"reset", {{1, 1}, false}},
-      {"key", {{1, 1}, false}},         {"click", {{2, 2}, true}},
-      {"drag", {{4, 5}, true}},         {"preset-save", {{1, 1}, false}},
-      {"preset-load", {{1, 1}, false}}, {"scene", {{1, 1}, false}},
-      {"screenshot", {{1, 1}, false}},  {"quit", {{0, 0}, false}},
+      {"set", {{2, 2}, false}},      {"reset", {{1, 1}, false}},
+      {"key", {{1, 1}, false}},      {"click", {{2, 2}, true}},
+      {"drag", {{4, 5}, true}},      {"preset-save", {{1, 1}, false}},
+      {"mousedown", {{2, 2}, true}}, {"mousemove", {{2, 3}, true}},
+      {"mouseup", {{0, 0}, false}},  {"preset-load", {{1, 1}, false}},
+      {"scene", {{1, 1}, false}},    {"screenshot", {{1, 1}, false}},
+      {"quit", {{0, 0}, false}},
   };
   std::vector<ScriptAction> actions;
   std::istringstream in(text);

@@ -6,7 +6,10 @@
 //   reset KEY | reset all  back to the default value
 //   key NAME               press a key (SDL key name: p, o, r, PageDown, F12, Space, ...)
 //   click X Y              left click at window pixel (X, Y)
-//   drag X1 Y1 X2 Y2 [N]   left button down at (X1, Y1), moved to (X2, Y2) over N frames (1)
+//   drag X1 Y1 X2 Y2 [N]   left button down at (X1, Y1), moved to (X2, Y2) over N frames (1), up
+//   mousedown X Y          left button down at (X, Y)
+//   mousemove X Y [N]      move (button held or not) to (X, Y) over N frames (1)
+//   mouseup                left button up where the mouse is
 //   preset-save FILE       save the settings as a preset
 //   preset-load FILE       load a preset (a bad one shows its error and changes nothing)
 //   scene NAME             switch to a scene

@@ -191,8 +191,12 @@ std::string presetJson(const Settings& settings) {
 Expected<Settings> applyPresetText(const std::string& text, const Settings& base,
                                    const std::string& origin) {
   using E = Expected<Settings>;
-  const Json j = Json::parse(text, nullptr, false);
-  if (j.is_discarded()) return E::failure(origin + ": not valid JSON");
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    return E::failure(origin + ": not valid JSON: " + e.what());
+  }
   if (!j.is_object()) return E::failure(origin + ": expected a JSON object");
   for (const auto& [key, value] : j.items()) {
     if (key != "tumble_preset" && key != "settings")
