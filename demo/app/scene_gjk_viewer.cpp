@@ -18,36 +18,15 @@
 
 #include "gjk_viewer_model.h"
 #include "gjk_viewer_overlay.h"
+#include "gjk_viewer_views.h"
 #include "hull_mesh.h"
 #include "tumble/shape_file.h"
 
 namespace tumble::demo {
 namespace {
 
-constexpr Vec3 kWorkAnchor{-0.6, 1.4, 0.0};      // where the pair's centre is drawn
-constexpr Vec3 kMinkowskiAnchor{3.1, 1.6, 0.0};  // where A - B's view centre is drawn
-constexpr glm::vec3 kColorA{0.88f, 0.50f, 0.26f};
-constexpr glm::vec3 kColorB{0.33f, 0.55f, 0.88f};
-constexpr Rgba kHull{0.55f, 0.80f, 0.62f, 0.20f};
-constexpr Rgba kHullEdge{0.12f, 0.30f, 0.20f, 0.55f};
-constexpr Rgba kSimplex{1.0f, 0.86f, 0.15f, 1.0f};
-constexpr Rgba kClosest{0.10f, 0.95f, 0.95f, 1.0f};
-constexpr Rgba kSupport{0.95f, 0.25f, 0.95f, 1.0f};
-constexpr Rgba kEpa{1.0f, 0.55f, 0.10f, 1.0f};
-constexpr Rgba kNormal{0.95f, 0.15f, 0.12f, 1.0f};
-constexpr Rgba kWhite{1.0f, 1.0f, 1.0f, 1.0f};
-
-// Uniform display mapping of one view: world point p is drawn at (p - centre) * scale + anchor.
-struct Framing {
-  Vec3 centre{0.0};
-  Real scale = 1.0;
-  Vec3 anchor{0.0};
-  Vec3 toDisplay(const Vec3& p) const { return (p - centre) * scale + anchor; }
-};
-
-Rgba rgba(const glm::vec3& c, float a = 1.0f) {
-  return {c.r, c.g, c.b, a};
-}
+constexpr Vec3 kWorkAnchor{-0.85, 1.35, 0.0};      // where the pair's centre is drawn
+constexpr Vec3 kMinkowskiAnchor{1.55, 1.35, 0.0};  // where A - B's view centre is drawn
 
 const char* verdict(bool intersect) {
   return intersect ? "intersect" : "separated";
@@ -101,7 +80,7 @@ class GjkViewerScene final : public Scene {
     std::snprintf(pathBuffer_, sizeof pathBuffer_, "%s", initialSpec_.c_str());
     update(ctx);
     step_ = middleStep(static_cast<int>(query_.trace.steps.size()));
-    ctx.camera.reset({0.35f, 1.1f, 0.0f}, 8.2f, 0.12f, 0.30f);
+    ctx.camera.reset({0.0f, 1.15f, 0.0f}, 7.0f, 0.12f, 0.30f);
     return std::nullopt;
   }
 
@@ -111,13 +90,22 @@ class GjkViewerScene final : public Scene {
       const ViewerBody& body = k == 0 ? a_ : b_;
       if (views_[k].mesh < 0) continue;
       const Transform shown{work_.toDisplay(body.position), body.rotation};
-      ctx.renderer.drawBody(views_[k].mesh, shown, k == 0 ? kColorA : kColorB);
+      ctx.renderer.drawBody(views_[k].mesh, shown, k == 0 ? kViewerColorA : kViewerColorB);
     }
   }
 
   void drawPanel(SceneContext& ctx) override {
-    drawControls();
+    ImGui::TextDisabled("see the GJK viewer window");
+    // One window of its own at the right (the views sit between it and the panel).
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, 10.0f), ImGuiCond_FirstUseEver,
+                            ImVec2(1.0f, 0.0f));
+    ImGui::Begin("GJK viewer", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    ImGui::PushItemWidth(180.0f);
     drawResults();
+    drawControls();
+    ImGui::PopItemWidth();
+    ImGui::End();
     drawOverlay(ctx);
   }
 
@@ -168,7 +156,8 @@ class GjkViewerScene final : public Scene {
   }
 
   // Moves the body in the plane facing the camera; with Ctrl held, turns it about its centre
-  // (the axis perpendicular to the drag, 2 radians per displayed metre).
+  // (the axis perpendicular to the drag in the view plane, so the near side follows the mouse;
+  // 2 radians per displayed metre).
   void onMouseDrag(SceneContext& ctx, const Ray& ray) override {
     (void)ctx;
     if (drag_ < 0) return;
@@ -181,7 +170,7 @@ class GjkViewerScene final : public Scene {
       const Vec3 axis = glm::cross(dragNormal_, delta);
       const Real l = glm::length(axis);
       if (l > 1e-9)
-        body.rotation = glm::normalize(glm::angleAxis(2.0 * l, -axis / l) * dragRotation_);
+        body.rotation = glm::normalize(glm::angleAxis(2.0 * l, axis / l) * dragRotation_);
     } else {
       body.position = dragPosition_ + delta / work_.scale;
     }
@@ -297,9 +286,9 @@ class GjkViewerScene final : public Scene {
     const Vec3 mid = 0.5 * centroid(diffs);  // between the origin and A - B
     Real mRadius = glm::length(mid);
     for (const Vec3& w : diffs) mRadius = std::max(mRadius, glm::length(w - mid));
-    // True size when it fits the views (about 1.6 m each), else one common scale.
+    // True size when it fits the views (about 1.2 m radius each), else one common scale.
     const Real largest = std::max(workRadius, mRadius);
-    const Real scale = largest > 1.6 || largest < 0.2 ? 1.4 / std::max(largest, 1e-12) : 1.0;
+    const Real scale = largest > 1.2 || largest < 0.2 ? 1.1 / std::max(largest, 1e-12) : 1.0;
     work_ = Framing{centre, scale, kWorkAnchor};
     mink_ = Framing{mid, scale, kMinkowskiAnchor};
 
@@ -325,8 +314,6 @@ class GjkViewerScene final : public Scene {
   void drawControls();
   void drawResults();
   void drawOverlay(SceneContext& ctx);
-  void drawMinkowski(const Overlay& o);
-  void drawWorkspace(const Overlay& o);
 
   std::optional<CollideQuery> initialQuery_;
   std::string initialSpec_;
@@ -353,16 +340,16 @@ class GjkViewerScene final : public Scene {
 };
 
 void GjkViewerScene::drawControls() {
-  if (!ImGui::CollapsingHeader("GJK viewer", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::TextDisabled("drag: move, Ctrl+drag: turn, Left/Right: GJK step");
+  if (!ImGui::CollapsingHeader("Pair", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextDisabled("drag: move, Ctrl+drag: turn");
   for (int k = 0; k < 2; ++k) {
     ImGui::PushID(k);
     ViewerBody& body = k == 0 ? a_ : b_;
     int& shape = k == 0 ? shapeA_ : shapeB_;
-    const char* label = k == 0 ? "A shape" : "B shape";
+    const char* label = "shape";
     const std::string current = shape >= 0 ? library_[static_cast<size_t>(shape)].name : body.name;
-    ImGui::TextColored(k == 0 ? ImVec4(kColorA.r, kColorA.g, kColorA.b, 1.0f)
-                              : ImVec4(kColorB.r, kColorB.g, kColorB.b, 1.0f),
+    ImGui::TextColored(k == 0 ? ImVec4(kViewerColorA.r, kViewerColorA.g, kViewerColorA.b, 1.0f)
+                              : ImVec4(kViewerColorB.r, kViewerColorB.g, kViewerColorB.b, 1.0f),
                        "%s", k == 0 ? "A" : "B");
     ImGui::SameLine();
     if (ImGui::BeginCombo(label, current.c_str())) {
@@ -372,12 +359,12 @@ void GjkViewerScene::drawControls() {
       }
       ImGui::EndCombo();
     }
-    if (ImGui::DragScalarN("position m", ImGuiDataType_Double, &body.position.x, 3, 0.01f, nullptr,
+    if (ImGui::DragScalarN("position", ImGuiDataType_Double, &body.position.x, 3, 0.01f, nullptr,
                            nullptr, "%.3f"))
       poseDirty_ = true;
-    Vec3 euler = glm::degrees(glm::eulerAngles(body.rotation));
-    if (ImGui::DragScalarN("turn x,y,z deg", ImGuiDataType_Double, &euler.x, 3, 0.5f, nullptr,
-                           nullptr, "%.1f")) {
+    Vec3 euler = glm::degrees(glm::eulerAngles(body.rotation)) + Vec3{0.0};  // no "-0.0"
+    if (ImGui::DragScalarN("turn deg", ImGuiDataType_Double, &euler.x, 3, 0.5f, nullptr, nullptr,
+                           "%.1f")) {
       body.rotation = glm::normalize(Quat(glm::radians(euler)));
       poseDirty_ = true;
     }
@@ -387,12 +374,13 @@ void GjkViewerScene::drawControls() {
   ImGui::SameLine();
   if (ImGui::Button("Frame views")) refit_ = true;
 
-  ImGui::InputText("pair file", pathBuffer_, sizeof pathBuffer_);
+  ImGui::InputText("file", pathBuffer_, sizeof pathBuffer_);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "a collide-format JSON Lines file (tumble-cli collide input, or the pairs "
         "the cross-check saves); FILE:LINE picks a line");
-  ImGui::InputInt("line (0 = first)", &pathLine_);
+  ImGui::InputInt("line", &pathLine_);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("1-based line of the file; 0: the first pair");
   pathLine_ = std::max(pathLine_, 0);
   if (ImGui::Button("Load pair")) {
     std::string spec = pathBuffer_;
@@ -412,30 +400,24 @@ void GjkViewerScene::drawControls() {
 }
 
 void GjkViewerScene::drawResults() {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  // Bottom right, growing upwards with its content (EPA lines appear when the pair overlaps).
-  ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, display.y - 10.0f), ImGuiCond_Always,
-                          ImVec2(1.0f, 1.0f));
-  ImGui::Begin("GJK / LP", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   const CrossCheckResult& c = query_.check;
   const int steps = static_cast<int>(query_.trace.steps.size());
-  ImGui::PushItemWidth(170.0f);
   ImGui::SliderInt("GJK step", &step_, 0, std::max(0, steps - 1));
-  ImGui::PopItemWidth();
   ImGui::SameLine();
   ImGui::Checkbox("last", &followLast_);
   if (steps > 0) {
     const GjkTraceStep& s = query_.trace.steps[static_cast<size_t>(step_)];
-    ImGui::Text("step %d of %d: simplex of %d, |v| = %.6g m", step_, steps - 1, s.count,
+    ImGui::Text("step %d of %d: %d-point simplex, |v| %.5g m", step_, steps - 1, s.count,
                 s.distance);
   }
+  ImGui::TextDisabled("Left/Right, Home/End: step");
   ImGui::Separator();
   const ImVec4 good(0.55f, 0.90f, 0.55f, 1.0f), bad(1.0f, 0.35f, 0.30f, 1.0f);
   ImGui::Text("GJK  %s", verdict(c.gjkIntersect));
   ImGui::Text("     %s %.6g m, %d iterations, %s", c.gjkIntersect ? "depth" : "distance",
               c.gjkMeasure, c.gjk.iterations, toString(c.gjk.status));
   if (c.epaRan) {
-    ImGui::Text("EPA  %s, %d iterations, %zu faces", toString(c.epa.status), c.epa.iterations,
+    ImGui::Text("EPA  %s, %d iter., %zu faces", toString(c.epa.status), c.epa.iterations,
                 query_.epa.faces.size());
     ImGui::Text("     normal (%.3f, %.3f, %.3f)", c.epa.normal.x, c.epa.normal.y, c.epa.normal.z);
   }
@@ -447,148 +429,30 @@ void GjkViewerScene::drawResults() {
     ImGui::TextColored(good,
                        c.gjkIntersect == c.lp.intersect ? "agree" : "agree (within the band)");
   } else {
-    ImGui::TextColored(bad, "DISAGREE outside the tolerance band");
+    ImGui::TextColored(bad, "DISAGREE (outside the band)");
   }
-  if (work_.scale != 1.0) ImGui::TextDisabled("both views drawn at scale %.3g", work_.scale);
-  if (!minkowski_) ImGui::TextDisabled("A - B is flat: its points are drawn, not a hull");
-  if (c.epaRan) ImGui::TextDisabled("EPA's polytope shows at the last GJK step");
-  ImGui::End();
+  if (work_.scale != 1.0) ImGui::TextDisabled("views drawn at scale %.3g", work_.scale);
+  if (!minkowski_) ImGui::TextDisabled("A - B is flat: drawn as points");
+  if (c.epaRan) ImGui::TextDisabled("EPA polytope: at the last step");
 }
 
 void GjkViewerScene::drawOverlay(SceneContext& ctx) {
-  const Overlay o(ctx.camera, ImGui::GetBackgroundDrawList());
-  drawMinkowski(o);
-  drawWorkspace(o);
-  if (!query_.check.agree) {
-    // The loud mark: a red banner across the top of the view.
-    ImDrawList* fg = ImGui::GetForegroundDrawList();
-    const float w = ImGui::GetIO().DisplaySize.x;
-    const char* text = "GJK AND LP DISAGREE (outside the tolerance band)";
-    const ImVec2 size = ImGui::CalcTextSize(text);
-    fg->AddRectFilled(ImVec2(0.5f * w - size.x * 0.5f - 24.0f, 44.0f),
-                      ImVec2(0.5f * w + size.x * 0.5f + 24.0f, 76.0f + size.y * 0.0f),
-                      packColor({0.85f, 0.05f, 0.05f, 0.92f}), 4.0f);
-    fg->AddText(ImVec2(0.5f * w - size.x * 0.5f, 60.0f - 0.5f * size.y), packColor(kWhite), text);
-  }
-}
-
-void GjkViewerScene::drawMinkowski(const Overlay& o) {
-  auto at = [&](const Vec3& w) { return mink_.toDisplay(w); };
-  if (minkowski_) {
-    // Translucent faces back to front (painter's order), then the edges.
-    const auto& faces = minkowski_->faces();
-    std::vector<std::pair<float, size_t>> order;
-    for (size_t f = 0; f < faces.size(); ++f) {
-      Vec3 c{0.0};
-      for (int v : faces[f].vertices) c += minkowski_->vertices()[static_cast<size_t>(v)];
-      order.emplace_back(o.depth(at(c / static_cast<Real>(faces[f].vertices.size()))), f);
-    }
-    std::sort(order.begin(), order.end(),
-              [](const auto& x, const auto& y) { return x.first > y.first; });
-    std::vector<Vec3> corners;
-    for (const auto& [d, f] : order) {
-      corners.clear();
-      for (int v : faces[f].vertices)
-        corners.push_back(at(minkowski_->vertices()[static_cast<size_t>(v)]));
-      o.face(corners, faces[f].normal, kHull);
-    }
-    for (const HullEdge& e : minkowski_->edges())
-      o.line(at(minkowski_->vertices()[static_cast<size_t>(e.a)]),
-             at(minkowski_->vertices()[static_cast<size_t>(e.b)]), kHullEdge, 1.0f);
-  } else {
-    for (const Vec3& w : diffs_) o.dot(at(w), 2.5f, kHullEdge.withAlpha(0.9f));
-  }
-  o.label(at(minkowski_ ? minkowski_->vertices().front() : diffs_.front()), "A - B",
-          {0.85f, 1.0f, 0.88f, 1.0f});
-
-  // The origin: axes (X red, Y green, Z blue) and a dot.
-  const Vec3 origin = at(Vec3{0.0});
-  const Real axis = 0.25;
-  o.line(origin, origin + Vec3{axis, 0, 0}, {0.9f, 0.2f, 0.2f, 1.0f}, 2.0f);
-  o.line(origin, origin + Vec3{0, axis, 0}, {0.2f, 0.85f, 0.2f, 1.0f}, 2.0f);
-  o.line(origin, origin + Vec3{0, 0, axis}, {0.25f, 0.4f, 0.95f, 1.0f}, 2.0f);
-  o.dot(origin, 4.5f, kWhite);
-  o.label(origin, "origin", kWhite);
-
-  const int steps = static_cast<int>(query_.trace.steps.size());
-  if (steps == 0) return;
-  const GjkTraceStep& s = query_.trace.steps[static_cast<size_t>(step_)];
-  const SimplexPieces pieces = simplexPieces(s.count);
-  for (const auto& t : pieces.triangles) {
-    const Vec3 corners[3] = {at(s.vertices[t[0]]), at(s.vertices[t[1]]), at(s.vertices[t[2]])};
-    const Vec3 n = glm::cross(corners[1] - corners[0], corners[2] - corners[0]);
-    o.face(corners, glm::length(n) > 0.0 ? glm::normalize(n) : Vec3{0, 1, 0},
-           kSimplex.withAlpha(0.35f));
-  }
-  for (const auto& [i, j] : pieces.edges)
-    o.line(at(s.vertices[i]), at(s.vertices[j]), kSimplex, 2.5f);
-  for (int k = 0; k < s.count; ++k) o.dot(at(s.vertices[k]), 4.0f, kSimplex);
-  const bool atLast = step_ == steps - 1;
-  const bool showEpa = atLast && query_.check.epaRan && !query_.epa.faces.empty();
-  if (step_ > 0 && !showEpa) {
-    o.ring(at(s.support), 8.0f, kSupport, 2.0f);
-    o.label(at(s.support), "support", kSupport, 9.0f);
-  }
-  if (s.distance > 0.0) {
-    o.arrow(origin, at(s.closest), kClosest, 2.0f, 9.0f);
-    o.label(at(s.closest), "v", kClosest);
-  }
-
-  if (showEpa) {
-    const EpaTrace& e = query_.epa;
-    for (size_t f = 0; f < e.faces.size(); ++f) {
-      const auto& t = e.faces[f];
-      const Vec3 c[3] = {at(e.vertices[static_cast<size_t>(t[0])]),
-                         at(e.vertices[static_cast<size_t>(t[1])]),
-                         at(e.vertices[static_cast<size_t>(t[2])])};
-      if (static_cast<int>(f) == e.closestFace)
-        o.face(c, query_.check.epa.normal, kEpa.withAlpha(0.55f));
-      for (int k = 0; k < 3; ++k) o.line(c[k], c[(k + 1) % 3], kEpa.withAlpha(0.85f), 1.2f);
-    }
-    const Vec3 tip = at(query_.check.epa.depth * query_.check.epa.normal);
-    o.arrow(origin, tip, kNormal, 3.0f, 11.0f);
-    o.label(tip, "EPA normal x depth", kNormal);
-  }
-}
-
-void GjkViewerScene::drawWorkspace(const Overlay& o) {
-  auto at = [&](const Vec3& p) { return work_.toDisplay(p); };
-  char text[96];
+  ViewerPicture pic;
+  pic.query = &query_;
+  pic.minkowski = minkowski_ ? &*minkowski_ : nullptr;
+  pic.diffs = &diffs_;
+  pic.work = work_;
+  pic.mink = mink_;
+  pic.step = step_;
   for (int k = 0; k < 2; ++k) {
-    const ViewerBody& body = k == 0 ? a_ : b_;
-    const Rgba color = rgba(k == 0 ? kColorA : kColorB);
-    if (views_[k].mesh < 0) {
-      // A point, segment, triangle or flat set: no mesh, so its points (and edges for <= 3).
-      const std::vector<Vec3> w = body.worldPoints();
-      for (size_t i = 0; i < w.size() && w.size() <= 3; ++i)
-        for (size_t j = i + 1; j < w.size(); ++j) o.line(at(w[i]), at(w[j]), color, 3.0f);
-      for (const Vec3& p : w) o.dot(at(p), 4.0f, color);
-    }
-    o.label(at(body.position) + Vec3{0.0, radii_[k] * work_.scale, 0.0}, k == 0 ? "A" : "B", color);
+    pic.body[k] = k == 0 ? &a_ : &b_;
+    pic.meshed[k] = views_[k].mesh >= 0;
+    pic.radius[k] = radii_[k];
   }
-  const int steps = static_cast<int>(query_.trace.steps.size());
-  if (steps == 0) return;
-  const GjkTraceStep& s = query_.trace.steps[static_cast<size_t>(step_)];
-  const bool penetrating = step_ == steps - 1 && query_.check.epaRan;
-  if (!penetrating) {
-    // This step's closest points on A and on B, and their distance |v|.
-    o.line(at(s.pointA), at(s.pointB), kClosest, 2.0f);
-    o.dot(at(s.pointA), 5.0f, rgba(kColorA));
-    o.ring(at(s.pointA), 5.0f, kWhite, 1.5f);
-    o.dot(at(s.pointB), 5.0f, rgba(kColorB));
-    o.ring(at(s.pointB), 5.0f, kWhite, 1.5f);
-    std::snprintf(text, sizeof text, "%.4g m", s.distance);
-    o.label(at(0.5 * (s.pointA + s.pointB)), text, kClosest, 10.0f);
-    return;
-  }
-  // Overlapping: EPA's deepest points and the normal (B moves by depth x normal to separate).
-  const EpaResult& e = query_.check.epa;
-  o.dot(at(query_.deepA), 5.0f, rgba(kColorA));
-  o.dot(at(query_.deepB), 5.0f, rgba(kColorB));
-  const Vec3 from = at(query_.deepA);
-  o.arrow(from, from + std::max(e.depth * work_.scale, 0.25) * e.normal, kNormal, 3.0f, 11.0f);
-  std::snprintf(text, sizeof text, "depth %.4g m", e.depth);
-  o.label(from, text, kNormal, 10.0f);
+  const Overlay o(ctx.camera, ImGui::GetBackgroundDrawList());
+  drawMinkowskiView(o, pic);
+  drawPairView(o, pic);
+  if (!query_.check.agree) drawDisagreementBanner();
 }
 
 }  // namespace
