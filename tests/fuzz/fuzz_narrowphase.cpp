@@ -1,0 +1,58 @@
+// Fuzz target: GJK (+ EPA) and the LP test on two arbitrary point sets through crosscheck.h.
+// Byte 0: points in A (1..16), byte 1: in B, byte 2: bit 0 small caps (GJK/EPA 1..8 iterations, LP
+// 1..8 pivots) from byte 3. Coordinates on a coarse grid (touching, duplicate, flat sets are
+// common). Checks: within the caps, finite results, a valid status, and GJK and LP agree outside
+// the tolerance band unless one of them stopped on its cap.
+#include <cmath>
+#include <vector>
+
+#include "fuzz_support.h"
+#include "tumble/crosscheck.h"
+
+using namespace tumble;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  fuzz::Bytes in(data, size);
+  const int na = 1 + in.byte() % 16, nb = 1 + in.byte() % 16;
+  const uint8_t flags = in.byte(), caps = in.byte();
+  Settings s;
+  if (flags & 1) {
+    s.gjk.maxIterations = 1 + caps % 8;
+    s.epa.maxIterations = 1 + (caps >> 3) % 8;
+    s.lp.maxPivots = 1 + (caps >> 5) % 8;
+  }
+  std::vector<Vec3> a, b;
+  for (int i = 0; i < na; ++i) a.emplace_back(in.grid(), in.grid(), in.grid());
+  for (int i = 0; i < nb; ++i) b.emplace_back(in.grid(), in.grid(), in.grid());
+
+  const CrossCheckResult r = crossCheck(a, b, s);
+  TUMBLE_FUZZ_CHECK(r.gjk.iterations >= 0 && r.gjk.iterations <= s.gjk.maxIterations);
+  TUMBLE_FUZZ_CHECK(r.gjk.status == GjkStatus::Separated ||
+                    r.gjk.status == GjkStatus::Intersecting ||
+                    r.gjk.status == GjkStatus::MaxIterations);
+  TUMBLE_FUZZ_CHECK(std::isfinite(r.gjk.distance) && r.gjk.distance >= 0.0);
+  TUMBLE_FUZZ_CHECK(fuzz::finite(r.gjk.pointA) && fuzz::finite(r.gjk.pointB));
+  if (r.epaRan) {
+    TUMBLE_FUZZ_CHECK(r.epa.iterations >= 0 && r.epa.iterations <= s.epa.maxIterations);
+    TUMBLE_FUZZ_CHECK(r.epa.status == EpaStatus::Converged ||
+                      r.epa.status == EpaStatus::MaxIterations ||
+                      r.epa.status == EpaStatus::Touching);
+    TUMBLE_FUZZ_CHECK(std::isfinite(r.epa.depth) && r.epa.depth >= 0.0);
+    TUMBLE_FUZZ_CHECK(fuzz::finite(r.epa.normal) &&
+                      std::abs(glm::length(r.epa.normal) - 1.0) < 1e-6);
+  }
+  TUMBLE_FUZZ_CHECK(r.lp.pivots >= 0 && r.lp.pivots <= s.lp.maxPivots);
+  TUMBLE_FUZZ_CHECK(r.lp.status == LpStatus::Optimal || r.lp.status == LpStatus::MaxPivots);
+  TUMBLE_FUZZ_CHECK(std::isfinite(r.lp.objective) && r.lp.objective >= -1e-9 &&
+                    r.lp.objective <= 2.0 + 1e-9);
+  TUMBLE_FUZZ_CHECK(std::isfinite(r.gjkMeasure) && r.gjkMeasure >= 0.0 && std::isfinite(r.band));
+  if (!r.gjkCapped() && !r.lpCapped()) {
+    if (!r.agree)
+      std::fprintf(stderr,
+                   "disagreement: gjk %s (measure %.17g), lp %s (objective %.17g), band %.3g\n",
+                   r.gjkIntersect ? "intersect" : "separate", r.gjkMeasure,
+                   r.lp.intersect ? "intersect" : "separate", r.lp.objective, r.band);
+    TUMBLE_FUZZ_CHECK(r.agree);
+  }
+  return 0;
+}
