@@ -2,15 +2,19 @@
 // btSequentialImpulseConstraintSolver, btConvexHullShape) on the same bodies: a 200 m ground,
 // N = 500, 1000, 2000 bodies of 1 kg (1 m cubes, or hulls of 20 random points on a sphere of
 // radius 0.5), friction 0.5, restitution 0; 600 steps of 1/60 s, 10 velocity iterations, gravity
-// -9.81. Prints mean and worst ms per step, their ratio, and how many bodies still move faster
-// than 0.05 m/s at the end. Step times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so
-// other processes on a shared machine do not inflate them; wall-clock means are printed beside.
-// Printed, never asserted.
+// -9.81. Prints mean, 99th percentile and worst ms per step, the ratios, and how many bodies
+// still move faster than 0.05 m/s at the end. Step times are the thread's CPU time
+// (CLOCK_THREAD_CPUTIME_ID). On a shared virtual machine even that picks up stolen time in spikes,
+// so each heap runs TUMBLE_HEAP_REPEATS times (default 3; both engines are deterministic, every
+// run does the same work step by step) and each step's least time is kept: the worst step is then
+// the costliest step, not the unluckiest. Printed, never asserted.
 #include <benchmark/benchmark.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <memory>
@@ -37,9 +41,34 @@ Real threadMs() {
 }
 
 struct RunResult {
-  Real meanMs = 0.0, worstMs = 0.0, wallMeanMs = 0.0;
+  Real meanMs = 0.0, p99Ms = 0.0, worstMs = 0.0, wallMeanMs = 0.0;
   int moving = 0, bodies = 0;
+  std::vector<Real> stepMs;  // per step, least over the repeats
 };
+
+int repeats() {
+  const char* env = std::getenv("TUMBLE_HEAP_REPEATS");
+  const int r = env ? std::atoi(env) : 3;
+  return std::clamp(r, 1, 100);
+}
+
+// Keeps each step's least time of `run` and `into`, then the summary figures.
+void merge(RunResult& into, const RunResult& run, bool first) {
+  if (first) {
+    into = run;
+  } else {
+    for (size_t i = 0; i < into.stepMs.size(); ++i)
+      into.stepMs[i] = std::min(into.stepMs[i], run.stepMs[i]);
+    into.wallMeanMs = std::min(into.wallMeanMs, run.wallMeanMs);
+  }
+  into.meanMs = 0.0;
+  for (Real ms : into.stepMs) into.meanMs += ms / static_cast<Real>(into.stepMs.size());
+  std::vector<Real> sorted = into.stepMs;
+  std::sort(sorted.begin(), sorted.end());
+  into.worstMs = sorted.back();
+  into.p99Ms = sorted[sorted.size() * 99 / 100];
+}
+
 std::map<std::string, RunResult>& results() {
   static std::map<std::string, RunResult> r;
   return r;
@@ -63,10 +92,8 @@ RunResult runTumble(bool hull20, int n) {
     const auto t0 = Clock::now();
     const Real c0 = threadMs();
     (void)world.step();
-    const Real ms = threadMs() - c0;
+    r.stepMs.push_back(threadMs() - c0);
     r.wallMeanMs += std::chrono::duration<Real, std::milli>(Clock::now() - t0).count() / kSteps;
-    r.meanMs += ms / kSteps;
-    r.worstMs = std::max(r.worstMs, ms);
   }
   for (tumble::BodyId id : world.bodyIds()) {
     const auto& b = world.body(id);
@@ -130,10 +157,8 @@ RunResult runBullet(bool hull20, int n) {
     const auto t0 = Clock::now();
     const Real c0 = threadMs();
     world.stepSimulation(btScalar(kDt), 1, btScalar(kDt));
-    const Real ms = threadMs() - c0;
+    r.stepMs.push_back(threadMs() - c0);
     r.wallMeanMs += std::chrono::duration<Real, std::milli>(Clock::now() - t0).count() / kSteps;
-    r.meanMs += ms / kSteps;
-    r.worstMs = std::max(r.worstMs, ms);
   }
   for (auto& b : bodies) {
     if (b->getInvMass() == 0) continue;
@@ -147,8 +172,11 @@ RunResult runBullet(bool hull20, int n) {
 void heapBench(benchmark::State& state, bool hull20, bool bullet) {
   const int n = static_cast<int>(state.range(0));
   RunResult r;
-  for (auto _ : state) r = bullet ? runBullet(hull20, n) : runTumble(hull20, n);
+  for (auto _ : state)
+    for (int k = 0; k < repeats(); ++k)
+      merge(r, bullet ? runBullet(hull20, n) : runTumble(hull20, n), k == 0);
   state.counters["mean_ms"] = r.meanMs;
+  state.counters["p99_ms"] = r.p99Ms;
   state.counters["worst_ms"] = r.worstMs;
   state.counters["wall_mean_ms"] = r.wallMeanMs;
   state.counters["moving"] = r.moving;
@@ -188,18 +216,20 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  std::printf("\n%-18s %12s %12s %12s %12s %8s %8s %8s %8s\n", "heap", "tumble mean", "bullet mean",
-              "tumble worst", "bullet worst", "mean r", "worst r", "t moving", "b moving");
+  std::printf("\nms per step, thread CPU time, least of %d runs per step (t: Tumble, b: Bullet)\n",
+              repeats());
+  std::printf("%-18s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "heap", "t mean", "b mean",
+              "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving", "b moving");
   for (const char* kind : {"bench_boxes_", "bench_hull20_"})
     for (int n : {500, 1000, 2000}) {
       const std::string key = kind + std::to_string(n);
       auto t = results().find(key + "/tumble"), b = results().find(key + "/bullet");
       if (t == results().end() || b == results().end()) continue;
-      std::printf("%-18s %9.2f ms %9.2f ms %9.2f ms %9.2f ms %8.2f %8.2f %5d/%-4d %5d/%-4d\n",
-                  key.c_str(), t->second.meanMs, b->second.meanMs, t->second.worstMs,
-                  b->second.worstMs, t->second.meanMs / b->second.meanMs,
-                  t->second.worstMs / b->second.worstMs, t->second.moving, t->second.bodies,
-                  b->second.moving, b->second.bodies);
+      const RunResult &tr = t->second, &br = b->second;
+      std::printf("%-18s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n",
+                  key.c_str(), tr.meanMs, br.meanMs, tr.p99Ms, br.p99Ms, tr.worstMs, br.worstMs,
+                  tr.meanMs / br.meanMs, tr.worstMs / br.worstMs, tr.moving, tr.bodies, br.moving,
+                  br.bodies);
     }
   return 0;
 }
