@@ -9,17 +9,15 @@
 
 namespace tumble {
 
-/// One contact point. Anchors are relative to each body's centre of mass, in world axes at the
-/// time the manifold was built; `localA`/`localB` are the same anchors in body axes.
+/// One contact point: anchors on both bodies in body axes, relative to each centre of mass (the
+/// world point on B's surface is B.center + B.rotation * localB). Kept small: a heap holds tens of
+/// thousands of manifolds and copies them every step.
 struct ContactPoint {
-  Vec3 position{0.0};        ///< m, world, on B's surface (the incident feature)
   Vec3 localA{0.0};          ///< m, anchor on A in A's body frame (relative to the centre of mass)
   Vec3 localB{0.0};          ///< m, anchor on B in B's body frame
   Real separation = 0.0;     ///< m, along the normal; negative when penetrating
   uint32_t id = 0;           ///< feature key, matched across steps
   Real normalImpulse = 0.0;  ///< N s, accumulated this step
-  Real maxNormalImpulse = 0.0;  ///< N s, largest normal impulse of the last solve
-  Real relativeVelocity = 0.0;  ///< m/s, normal approach speed before the solve (< 0 closing)
 };
 
 /// The contact between bodies A and B (A.index < B.index).

@@ -116,7 +116,6 @@ void reduce(std::vector<Candidate>& c, const Vec3& normal) {
 
 void setPoint(ContactPoint& cp, const Body& a, const Body& b, const Candidate& c) {
   cp = ContactPoint{};
-  cp.position = c.onB;
   cp.localA = glm::conjugate(a.rotation) * (c.onA - a.center);
   cp.localB = glm::conjugate(b.rotation) * (c.onB - b.center);
   cp.separation = c.separation;

@@ -25,32 +25,37 @@ constexpr Real kRegularisation = 1e-6;  // relative, of the manifold's K for the
 constexpr int kBlockSweeps = 6;
 constexpr int kActiveSetAttempts = 3;  // exact re-solves on a changed set of pushing points
 
-// Cholesky factor L (lower) of A + eps I for a small symmetric positive semi-definite A.
+// Index of (i, j), j <= i, in a lower triangle packed row by row.
+constexpr int tri(int i, int j) {
+  return i * (i + 1) / 2 + j;
+}
+
+// Cholesky factor L (lower, packed) of A + eps I for a small symmetric positive semi-definite A.
 // Returns false when a pivot is not positive.
-bool factorSpd(int n, const Real a[4][4], Real eps, Real l[4][4]) {
+bool factorSpd(int n, const Real a[4][4], Real eps, Real* l) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j <= i; ++j) {
       Real v = a[i][j] + (i == j ? eps : 0.0);
-      for (int q = 0; q < j; ++q) v -= l[i][q] * l[j][q];
+      for (int q = 0; q < j; ++q) v -= l[tri(i, q)] * l[tri(j, q)];
       if (i == j) {
         if (!(v > 0.0)) return false;
-        l[i][i] = std::sqrt(v);
+        l[tri(i, i)] = std::sqrt(v);
       } else {
-        l[i][j] = v / l[j][j];
+        l[tri(i, j)] = v / l[tri(j, j)];
       }
     }
   return true;
 }
 
 // Solves L L^T x = b in place (b becomes x).
-void solveFactored(int n, const Real l[4][4], Real* b) {
+void solveFactored(int n, const Real* l, Real* b) {
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < i; ++j) b[i] -= l[i][j] * b[j];
-    b[i] /= l[i][i];
+    for (int j = 0; j < i; ++j) b[i] -= l[tri(i, j)] * b[j];
+    b[i] /= l[tri(i, i)];
   }
   for (int i = n - 1; i >= 0; --i) {
-    for (int j = i + 1; j < n; ++j) b[i] -= l[j][i] * b[j];
-    b[i] /= l[i][i];
+    for (int j = i + 1; j < n; ++j) b[i] -= l[tri(j, i)] * b[j];
+    b[i] /= l[tri(i, i)];
   }
 }
 
@@ -88,6 +93,7 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
   solverBodies_.assign(1, SolverBody{});
   bodyToSolver_.assign(bodies.size(), -1);
   constraints_.clear();
+  cold_.clear();
   // Every awake dynamic body gets a solver entry, so storeVelocities covers them all.
   for (int i = 0; i < static_cast<int>(bodies.size()); ++i)
     if (bodies[i].alive && bodies[i].isDynamic() && bodies[i].awake) solverIndex(i);
@@ -105,7 +111,8 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     c.normal = m.normal;
     c.t1 = m.tangent1;
     c.t2 = m.tangent2;
-    c.localNormal = glm::conjugate(A.rotation) * m.normal;
+    Cold& cold = cold_.emplace_back();
+    cold.localNormal = glm::conjugate(A.rotation) * m.normal;
     c.friction = m.friction;
     c.restitution = m.restitution;
     c.count = m.pointCount;
@@ -119,8 +126,6 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
       const ContactPoint& cp = m.points[k];
       Point& p = c.p[k];
       p = Point{};
-      p.localA = cp.localA;
-      p.localB = cp.localB;
       rA[k] = rotA * cp.localA;
       rB[k] = rotB * cp.localB;
       p.nA = glm::cross(rA[k], c.normal);
@@ -129,7 +134,8 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
       p.iB = sb.invI * p.nB;
       const Real kn = mSum + glm::dot(p.nA, p.iA) + glm::dot(p.nB, p.iB);
       p.normalMass = kn > 0.0 ? 1.0 / kn : 0.0;
-      p.relativeVelocity = glm::dot(dv, c.normal) + glm::dot(sb.w, p.nB) - glm::dot(sa.w, p.nA);
+      cold.relativeVelocity[k] =
+          glm::dot(dv, c.normal) + glm::dot(sb.w, p.nB) - glm::dot(sa.w, p.nA);
       const Real sep = cp.separation;
       if (sep > 0.0) {
         p.bias = sep / h;  // speculative: the gap may close this substep, no more
@@ -190,22 +196,7 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     if (c.count > 1) {
       Real diag = 0.0;
       for (int i = 0; i < c.count; ++i) diag = std::max(diag, c.k[i][i]);
-      const Real eps = kRegularisation * diag;
-      c.cholesky = diag > 0.0;
-      for (int i = 0; i < c.count && c.cholesky; ++i)
-        for (int j = 0; j <= i; ++j) {
-          Real v = c.k[i][j] + (i == j ? eps : 0.0);
-          for (int q = 0; q < j; ++q) v -= c.l[i][q] * c.l[j][q];
-          if (i == j) {
-            if (!(v > 0.0)) {
-              c.cholesky = false;
-              break;
-            }
-            c.l[i][i] = std::sqrt(v);
-          } else {
-            c.l[i][j] = v / c.l[j][j];
-          }
-        }
+      c.cholesky = diag > 0.0 && factorSpd(c.count, c.k, kRegularisation * diag, c.l);
     }
   }
   for (DragConstraint* d : drags) {
@@ -253,63 +244,64 @@ void ContactSolver::solveVelocities() {
 // a few projected Gauss-Seidel sweeps on K.
 void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Real* lambda,
                                bool cache) const {
-  if (c.count == 1) {
+  const int count = std::min(c.count, 4);  // at most 4, said so for the compiler's bounds checks
+  if (count == 1) {
     lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
     return;
   }
   // Solves the sub-system of the points in idx[0..n) exactly with factor l (the others released
   // to zero); true and lambda set when the result is complementary. `active` gets the set the
   // result suggests next when it is not.
-  auto trySet = [&](int n, const int* idx, const Real l[4][4], bool* active) {
+  auto trySet = [&](int n, const int* idx, const Real* l, bool* active) {
     bool in[4] = {false, false, false, false};
     for (int p = 0; p < n; ++p) in[idx[p]] = true;
     Real x[4] = {0.0, 0.0, 0.0, 0.0};  // impulse changes
-    for (int i = 0; i < c.count; ++i)
+    for (int i = 0; i < count; ++i)
       if (!in[i]) x[i] = -old[i];
     Real rhs[4];
     for (int p = 0; p < n; ++p) {
       rhs[p] = -r[idx[p]];
-      for (int i = 0; i < c.count; ++i)
+      for (int i = 0; i < count; ++i)
         if (!in[i]) rhs[p] -= c.k[idx[p]][i] * x[i];
     }
     solveFactored(n, l, rhs);
     for (int p = 0; p < n; ++p) x[idx[p]] = rhs[p];
     bool good = true;
-    for (int i = 0; i < c.count; ++i) {
+    for (int i = 0; i < count; ++i) {
       active[i] = in[i];
       if (in[i]) {
         if (old[i] + x[i] < 0.0) active[i] = false, good = false;
       } else {
         Real vn = r[i];
-        for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * x[j];
+        for (int j = 0; j < count; ++j) vn += c.k[i][j] * x[j];
         if (vn < 0.0) active[i] = true, good = false;
       }
     }
     if (good)
-      for (int i = 0; i < c.count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
+      for (int i = 0; i < count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
     return good;
   };
   // Every point released: lambda = 0 is the answer when then no point approaches (the usual
   // case for speculative points that stay apart).
   auto tryZero = [&]() {
-    for (int i = 0; i < c.count; ++i) {
+    for (int i = 0; i < count; ++i) {
       Real vn = r[i];
-      for (int j = 0; j < c.count; ++j) vn -= c.k[i][j] * old[j];
+      for (int j = 0; j < count; ++j) vn -= c.k[i][j] * old[j];
       if (vn < 0.0) return false;
     }
-    for (int i = 0; i < c.count; ++i) lambda[i] = 0.0;
+    for (int i = 0; i < count; ++i) lambda[i] = 0.0;
     return true;
   };
   if (c.cholesky) {
     bool active[4];
     if (cache && c.setCount == 0 && tryZero()) return;
-    if (cache && c.setCount > 0 && c.setCount < c.count &&
+    if (cache && c.setCount > 0 && c.setCount < count &&
         trySet(c.setCount, c.setIndex, c.setL, active))
       return;
     // All points pushing: solve K d = -r with the Cholesky factor of (K + eps I) from prepare().
     const int all[4] = {0, 1, 2, 3};
-    if (trySet(c.count, all, c.l, active)) {
-      if (cache) c.setCount = c.count;
+    if (trySet(count, all, c.l, active)) {
+      if (cache) c.setCount = count;
       return;
     }
     // Active set (the enumeration of Box2D's two-point block solver, by iteration): keep the
@@ -317,14 +309,14 @@ void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Re
     // accept when the released points do not penetrate and the kept ones still push.
     for (int attempt = 0; attempt < kActiveSetAttempts; ++attempt) {
       int idx[4], n = 0;
-      for (int i = 0; i < c.count; ++i)
+      for (int i = 0; i < count; ++i)
         if (active[i]) idx[n++] = i;
       if (n == 0) {
         if (!tryZero()) break;
         if (cache) c.setCount = 0;
         return;
       }
-      Real a[4][4], l[4][4], diag = 0.0;
+      Real a[4][4], l[10], diag = 0.0;
       for (int p = 0; p < n; ++p) {
         for (int q = 0; q < n; ++q) a[p][q] = c.k[idx[p]][idx[q]];
         diag = std::max(diag, a[p][p]);
@@ -335,18 +327,18 @@ void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Re
           c.setCount = n;
           for (int p = 0; p < n; ++p) {
             c.setIndex[p] = idx[p];
-            for (int q = 0; q <= p; ++q) c.setL[p][q] = l[p][q];
+            for (int q = 0; q <= p; ++q) c.setL[tri(p, q)] = l[tri(p, q)];
           }
         }
         return;
       }
     }
   }
-  for (int i = 0; i < c.count; ++i) lambda[i] = old[i];
+  for (int i = 0; i < count; ++i) lambda[i] = old[i];
   for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
-    for (int i = 0; i < c.count; ++i) {
+    for (int i = 0; i < count; ++i) {
       Real vn = r[i];
-      for (int j = 0; j < c.count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
+      for (int j = 0; j < count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
       lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
     }
   }
@@ -425,16 +417,18 @@ void ContactSolver::solveConstraint(Constraint& c) {
 }
 
 void ContactSolver::applyRestitution() {
-  for (Constraint& c : constraints_) {
+  for (size_t ci = 0; ci < constraints_.size(); ++ci) {
+    Constraint& c = constraints_[ci];
     if (c.restitution == 0.0) continue;
+    const Real* relativeVelocity = cold_[ci].relativeVelocity;
     SolverBody& a = solverBodies_[c.a];
     SolverBody& b = solverBodies_[c.b];
     for (int k = 0; k < c.count; ++k) {
       Point& p = c.p[k];
-      if (p.relativeVelocity > -restitutionThreshold_ || p.maxNormalImpulse == 0.0) continue;
+      if (relativeVelocity[k] > -restitutionThreshold_ || p.maxNormalImpulse == 0.0) continue;
       const Real vn = glm::dot(b.v - a.v, c.normal) + glm::dot(b.w, p.nB) - glm::dot(a.w, p.nA);
-      const Real next =
-          std::max(p.normalImpulse - p.normalMass * (vn + c.restitution * p.relativeVelocity), 0.0);
+      const Real next = std::max(
+          p.normalImpulse - p.normalMass * (vn + c.restitution * relativeVelocity[k]), 0.0);
       const Real delta = next - p.normalImpulse;
       p.normalImpulse = next;
       a.v -= (a.invMass * delta) * c.normal;
@@ -459,18 +453,20 @@ Real ContactSolver::solvePositions() {
   // manifold's points are corrected together through its K matrix (as the normal velocities are)
   // and the resulting translation and rotation applied once.
   Real deepest = 0.0;
-  for (Constraint& c : constraints_) {
+  for (size_t ci = 0; ci < constraints_.size(); ++ci) {
+    Constraint& c = constraints_[ci];
     const SolverBody& sa = solverBodies_[c.a];
     const SolverBody& sb = solverBodies_[c.b];
-    Body& A = (*bodies_)[(*manifolds_)[c.manifold].a.index];
-    Body& B = (*bodies_)[(*manifolds_)[c.manifold].b.index];
-    const Vec3 n = A.rotation * c.localNormal;
+    const Manifold& m = (*manifolds_)[c.manifold];
+    Body& A = (*bodies_)[m.a.index];
+    Body& B = (*bodies_)[m.b.index];
+    const Vec3 n = A.rotation * cold_[ci].localNormal;
     Vec3 rA[4], rB[4];
     Real C[4], lambda[4] = {0.0, 0.0, 0.0, 0.0};
     bool any = false;
     for (int k = 0; k < c.count; ++k) {
-      rA[k] = A.rotation * c.p[k].localA;
-      rB[k] = B.rotation * c.p[k].localB;
+      rA[k] = A.rotation * m.points[k].localA;
+      rB[k] = B.rotation * m.points[k].localB;
       const Real sep = glm::dot((B.center + rB[k]) - (A.center + rA[k]), n);
       deepest = std::min(deepest, sep);
       C[k] = std::clamp(contact_.baumgarte * (sep + contact_.slop), -kMaxCorrection, 0.0);
@@ -505,8 +501,6 @@ void ContactSolver::storeImpulses() {
     m.twistImpulse = c.twistImpulse;
     for (int k = 0; k < c.count; ++k) {
       m.points[k].normalImpulse = c.p[k].normalImpulse;
-      m.points[k].maxNormalImpulse = c.p[k].maxNormalImpulse;
-      m.points[k].relativeVelocity = c.p[k].relativeVelocity;
     }
   }
 }

@@ -44,10 +44,8 @@ class ContactSolver {
   struct Point {
     Vec3 nA{0.0}, nB{0.0};  ///< rA x n, rB x n
     Vec3 iA{0.0}, iB{0.0};  ///< invI_A (rA x n), invI_B (rB x n)
-    Vec3 localA{0.0}, localB{0.0};
     Real normalMass = 0.0;
     Real bias = 0.0;  ///< target velocity offset along the normal (speculative or Baumgarte)
-    Real relativeVelocity = 0.0;
     Real normalImpulse = 0.0;
     Real maxNormalImpulse = 0.0;
   };
@@ -56,17 +54,16 @@ class ContactSolver {
     int manifold = -1;
     int count = 0;
     Vec3 normal{0.0}, t1{0.0}, t2{0.0};
-    Vec3 localNormal{0.0};  ///< normal in A's body frame (for the position pass)
     Real friction = 0.0, restitution = 0.0;
     Point p[4];
     Real k[4][4];  ///< normal coupling J_i M^-1 J_j^T
-    Real l[4][4];  ///< Cholesky factor of K + eps I (lower)
+    Real l[10];    ///< Cholesky factor of K + eps I (lower triangle, packed row by row)
     bool cholesky = false;
     // The set of pushing points the last velocity solve settled on, with the Cholesky factor of
     // its sub-matrix: the set rarely changes between iterations, so it is tried first.
     int setCount = -1;  ///< -1: no cached set; 0: all points released
     int setIndex[4];
-    Real setL[4][4];
+    Real setL[10];
     // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
     Vec3 fA[2], fB[2];                ///< rAc x t_i, rBc x t_i
     Vec3 fIA[2], fIB[2];              ///< their images under the inverse inertias
@@ -84,6 +81,13 @@ class ContactSolver {
   std::vector<SolverBody> solverBodies_;
   std::vector<int> bodyToSolver_;
   std::vector<Constraint> constraints_;
+  // What only the position pass and restitution read, apart so the iterations touch less memory
+  // (anchors come from the manifold itself).
+  struct Cold {
+    Vec3 localNormal{0.0};                            ///< normal in A's body frame
+    Real relativeVelocity[4] = {0.0, 0.0, 0.0, 0.0};  ///< m/s, normal speed before the solve
+  };
+  std::vector<Cold> cold_;
   Settings::Contact contact_;
   Real h_ = 0.0;
   Real restitutionThreshold_ = 1.0;

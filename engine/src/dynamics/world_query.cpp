@@ -143,10 +143,12 @@ void World::debugDraw(DebugDraw& draw, const DebugDrawFlags& flags) const {
       if (!leaf && flags.treeNodes) draw.drawAabb(box, depth, Color{0.3f, 0.6f, 0.9f});
     });
   if (flags.contacts)
-    for (const Manifold& m : manifolds_)
+    for (const Manifold& m : manifolds_) {
+      const Body& b = bodies_[m.b.index];
       for (int k = 0; k < m.pointCount; ++k)
-        draw.drawContact(m.points[k].position, m.normal, m.points[k].normalImpulse,
-                         m.points[k].separation);
+        draw.drawContact(b.center + b.rotation * m.points[k].localB, m.normal,
+                         m.points[k].normalImpulse, m.points[k].separation);
+    }
   if (flags.islands) {
     std::map<int, Aabb> boxes;
     for (int i = 0; i < static_cast<int>(islandOf_.size()); ++i) {
