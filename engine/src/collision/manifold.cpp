@@ -56,22 +56,26 @@ uint32_t makeId(int faceA, int faceB, int edgeA, uint32_t sub) {
          (static_cast<uint32_t>((edgeA + 1) & 0xFF) << 8) | (sub & 0xFF);
 }
 
-// Keeps the part of `in` with dot(m, p) >= d.
-void clipPolygon(const std::vector<ClipVertex>& in, const Vec3& m, Real d, int faceA, int faceB,
-                 int edgeA, std::vector<ClipVertex>& out) {
-  out.clear();
-  const size_t n = in.size();
-  for (size_t i = 0; i < n; ++i) {
+// Keeps the part of the polygon in[0..n) with dot(m, p) >= d; writes it to `out` (room for
+// n + 1 vertices) and returns its vertex count.
+int clipPolygon(const ClipVertex* in, int n, const Vec3& m, Real d, int faceA, int faceB, int edgeA,
+                ClipVertex* out) {
+  int count = 0;
+  Real dNext = glm::dot(m, in[0].p) - d;
+  const Real d0 = dNext;
+  for (int i = 0; i < n; ++i) {
     const ClipVertex& cur = in[i];
-    const ClipVertex& next = in[(i + 1) % n];
-    const Real dc = glm::dot(m, cur.p) - d;
-    const Real dn = glm::dot(m, next.p) - d;
-    if (dc >= 0.0) out.push_back(cur);
+    const ClipVertex& next = in[i + 1 < n ? i + 1 : 0];
+    const Real dc = dNext;
+    const Real dn = i + 1 < n ? glm::dot(m, next.p) - d : d0;
+    dNext = dn;
+    if (dc >= 0.0) out[count++] = cur;
     if ((dc >= 0.0) != (dn >= 0.0)) {
       const Real t = dc / (dc - dn);
-      out.push_back({cur.p + t * (next.p - cur.p), makeId(faceA, faceB, edgeA, cur.id & 0xFF)});
+      out[count++] = {cur.p + t * (next.p - cur.p), makeId(faceA, faceB, edgeA, cur.id & 0xFF)};
     }
   }
+  return count;
 }
 
 // Keeps at most 4 of the candidates: the deepest, the farthest from it, the one spanning the
@@ -129,24 +133,35 @@ void setPoint(ContactPoint& cp, const Body& a, const Body& b, const Candidate& c
 void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexHull& inc,
                const Transform& xi, int fi, const Vec3& dir, Real speculative, int faceA, int faceB,
                std::vector<Candidate>& out) {
-  static thread_local std::vector<ClipVertex> poly, tmp;
+  // Each clip adds at most one vertex: nInc + nRef bounds every intermediate polygon.
+  const auto& vi = inc.faces()[fi].vertices;
+  const auto& rv = ref.vertices();
+  const auto& vr = ref.faces()[fr].vertices;
+  constexpr size_t kStack = 12;  // a box face against a box face needs 9
+  ClipVertex stackA[kStack], stackB[kStack];
+  static thread_local std::vector<ClipVertex> heapA, heapB;
+  ClipVertex* poly = stackA;
+  ClipVertex* tmp = stackB;
+  if (vi.size() + vr.size() + 1 > kStack) {
+    heapA.resize(vi.size() + vr.size() + 1);
+    heapB.resize(vi.size() + vr.size() + 1);
+    poly = heapA.data();
+    tmp = heapB.data();
+  }
   // Clip in the reference body's frame: its face and side planes need no transform, and the
   // incident face takes one matrix product per vertex. Only the kept points go back to world.
   const Quat invR = glm::conjugate(xr.rotation);
   const Mat3 rel = glm::mat3_cast(invR * xi.rotation);
   const Vec3 relT = invR * (xi.position - xr.position);
   const Vec3 dirL = invR * dir;
-  const auto& vi = inc.faces()[fi].vertices;
-  poly.clear();
-  for (size_t i = 0; i < vi.size(); ++i)
-    poly.push_back(
-        {rel * inc.vertices()[vi[i]] + relT, makeId(faceA, faceB, -1, static_cast<uint32_t>(i))});
-  const auto& rv = ref.vertices();
-  const auto& vr = ref.faces()[fr].vertices;
+  int n = static_cast<int>(vi.size());
+  for (int i = 0; i < n; ++i)
+    poly[i] = {rel * inc.vertices()[vi[i]] + relT,
+               makeId(faceA, faceB, -1, static_cast<uint32_t>(i))};
   Vec3 centroid(0.0);
   for (int v : vr) centroid += rv[v];
   centroid /= static_cast<Real>(vr.size());
-  for (size_t k = 0; k < vr.size() && !poly.empty(); ++k) {
+  for (size_t k = 0; k < vr.size() && n > 0; ++k) {
     const Vec3& p0 = rv[vr[k]];
     const Vec3& p1 = rv[vr[(k + 1) % vr.size()]];
     Vec3 side = glm::cross(dirL, p1 - p0);
@@ -154,14 +169,15 @@ void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexH
     const Real sl = glm::length(side);
     if (!(sl > 0.0)) continue;
     side /= sl;
-    clipPolygon(poly, side, glm::dot(side, p0), faceA, faceB, static_cast<int>(k), tmp);
-    poly.swap(tmp);
+    n = clipPolygon(poly, n, side, glm::dot(side, p0), faceA, faceB, static_cast<int>(k), tmp);
+    std::swap(poly, tmp);
   }
   const Vec3& nr = ref.faces()[fr].normal;
   const Real align = glm::dot(nr, dirL);
   const Vec3& r0 = rv[vr[0]];
   const Mat3 toWorld = glm::mat3_cast(xr.rotation);
-  for (const ClipVertex& q : poly) {
+  for (int i = 0; i < n; ++i) {
+    const ClipVertex& q = poly[i];
     const Real sep = glm::dot(q.p - r0, nr) / align;
     if (sep > speculative) continue;
     const Vec3 onInc = toWorld * q.p + xr.position;
