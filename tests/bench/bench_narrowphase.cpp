@@ -234,12 +234,14 @@ void runMethod(benchmark::State& state, const Family* f, Method m) {
   ccd_t ccd = makeCcd();
   btVector3 guess(1, 0, 0);
   size_t hits = 0;
+  long iterations = 0;  // GJK iterations (support evaluations) of Tumble's queries
   for (auto _ : state) {
     for (const Pose& p : poses) {
       switch (m) {
         case Method::TumbleGjk: {
           GjkResult r = gjkIntersect(f->a, p.xa, f->b, p.xb, settings.gjk);
           hits += r.intersecting();
+          iterations += r.iterations;
           break;
         }
         case Method::CcdGjk:
@@ -252,6 +254,7 @@ void runMethod(benchmark::State& state, const Family* f, Method m) {
           GjkResult r = gjkDistance(f->a, p.xa, f->b, p.xb, settings.gjk);
           benchmark::DoNotOptimize(r.distance);
           hits += r.intersecting();
+          iterations += r.iterations;
           break;
         }
         case Method::BulletDistance: {
@@ -282,6 +285,9 @@ void runMethod(benchmark::State& state, const Family* f, Method m) {
   }
   benchmark::DoNotOptimize(hits);
   state.counters["pairs"] = static_cast<double>(poses.size());
+  if (iterations > 0)
+    state.counters["gjk_iterations"] =
+        static_cast<double>(iterations) / static_cast<double>(poses.size() * state.iterations());
   state.counters["hit_fraction"] =
       static_cast<double>(hits) / static_cast<double>(poses.size() * state.iterations());
 }

@@ -6,12 +6,15 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "minkowski_reference.h"
 #include "pair_families.h"
+#include "tumble/epa.h"
 #include "tumble/gjk.h"
+#include "tumble/hull.h"
 
 using namespace tumble;
 using tumble::test::ConvexPair;
@@ -387,4 +390,74 @@ TEST_CASE("GJK: the sample pairs of the collide format", "[gjk][cases]") {
     }
   }
   CHECK(n >= 60);
+}
+
+// The boolean query (direction-only fast path, gjk_boolean.cpp) against the distance GJK on every
+// family, cold and warm-started; large sets also as hulls with an adjacency, so that the sampled
+// and warm hill-climbing starts are exercised. Pairs within the band (distance or EPA depth below
+// precision()) may go either way.
+TEST_CASE("GJK boolean: same verdict as the distance GJK outside the band", "[gjk][boolean]") {
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+  const int kPairs = 20000;
+#else
+  const int kPairs = 4000;
+#endif
+  PairGenerator gen(0x5eed0003);
+  Settings settings;
+  int hits = 0, judged = 0, differ = 0, hullPairs = 0;
+  for (int i = 0; i < kPairs; ++i) {
+    ConvexPair p = gen.next();
+    SupportShape sa = shapeOf(p.a), sb = shapeOf(p.b);
+    std::optional<ConvexHull> ha, hb;
+    if (i % 2 == 1) {
+      auto hullOf = [](const std::vector<Vec3>& pts, std::optional<ConvexHull>& h,
+                       SupportShape& s) {
+        if (pts.size() < SupportShape::kHillClimbThreshold) return false;
+        auto built = ConvexHull::build(pts);
+        if (!built) return false;
+        h.emplace(std::move(*built));
+        s = h->supportShape();
+        return true;
+      };
+      bool any = hullOf(p.a, ha, sa);
+      any = hullOf(p.b, hb, sb) || any;
+      hullPairs += any;
+    }
+    GjkResult d = gjkDistance(sa, p.xa, sb, p.xb, settings.gjk);
+    GjkResult b = gjkIntersect(sa, p.xa, sb, p.xb, settings.gjk);
+    GjkResult warmD = gjkIntersect(sa, p.xa, sb, p.xb, settings.gjk, &d.simplex);
+    GjkResult warmB = gjkIntersect(sa, p.xa, sb, p.xb, settings.gjk, &b.simplex);
+    REQUIRE(finite(b));
+    REQUIRE(finite(warmD));
+    REQUIRE(finite(warmB));
+    CHECK(b.status != GjkStatus::MaxIterations);
+    Real tol = precision(p);
+    if (b.status == GjkStatus::Separated) {
+      // Distance between the returned points, an upper bound on the true distance.
+      CHECK_THAT(glm::length(b.pointB - b.pointA), Catch::WithinAbs(b.distance, tol));
+      if (!d.intersecting()) CHECK(b.distance >= d.distance - tol);
+    }
+    Real measure = d.distance;
+    if (d.intersecting()) {
+      ++hits;
+      measure = epaPenetration(sa, p.xa, sb, p.xb, settings.epa, d).depth;
+    }
+    if (measure <= tol) continue;
+    ++judged;
+    bool same = b.intersecting() == d.intersecting() && warmD.intersecting() == d.intersecting() &&
+                warmB.intersecting() == d.intersecting();
+    if (!same && ++differ <= 5) {
+      INFO("pair " << i << " " << p.name() << " scale " << p.scale << " distance GJK "
+                   << d.intersecting() << " measure " << measure << " boolean " << b.intersecting()
+                   << " warm " << warmD.intersecting() << " " << warmB.intersecting());
+      CHECK(same);
+    }
+  }
+  INFO("pairs " << kPairs << " judged " << judged << " intersecting " << hits << " hull pairs "
+                << hullPairs);
+  CHECK(differ == 0);
+  CHECK(judged > kPairs * 9 / 10);
+  CHECK(hits > kPairs * 3 / 10);
+  CHECK(hits < kPairs * 7 / 10);
+  CHECK(hullPairs > kPairs / 20);
 }

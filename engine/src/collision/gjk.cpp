@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collision/gjk_boolean.h"
 #include "collision/gjk_pair.h"
 #include "collision/gjk_signed_volumes.h"
 
@@ -194,12 +195,19 @@ GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportS
 
 GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
                        const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm) {
-  return runGjk(a, xa, b, xb, settings, warm, Mode::Boolean, nullptr);
+  return gjkIntersect(a, xa, b, xb, settings, warm, nullptr);
 }
 
 GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
                        const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm,
                        GjkTrace* trace) {
+  // The direction-only fast path first (gjk_boolean.cpp); the tracked path when a trace is
+  // wanted (the viewer shows closest points) or when rounding stalls the fast path.
+  if (!trace) {
+    detail::PairFrame frame(a, xa, b, xb);
+    GjkResult r;
+    if (detail::booleanGjk(frame, settings, warm, r)) return r;
+  }
   return runGjk(a, xa, b, xb, settings, warm, Mode::Boolean, trace);
 }
 

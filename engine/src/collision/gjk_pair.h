@@ -30,9 +30,9 @@ class PairFrame {
     Real y = p.w * q.y + p.x * q.z - p.y * q.w - p.z * q.x;
     Real z = p.w * q.z - p.x * q.y + p.y * q.x - p.z * q.w;
     rot_ = rotationMatrix(w, x, y, z);
-    Mat3 ra = rotationMatrix(p.w, p.x, p.y, p.z);
+    rotA_ = rotationMatrix(p.w, p.x, p.y, p.z);
     Vec3 d = xb.position - xa.position;
-    offset_ = Vec3{glm::dot(ra[0], d), glm::dot(ra[1], d), glm::dot(ra[2], d)};
+    offset_ = Vec3{glm::dot(rotA_[0], d), glm::dot(rotA_[1], d), glm::dot(rotA_[2], d)};
   }
 
   /// B's origin in A's frame.
@@ -60,10 +60,14 @@ class PairFrame {
 
   /// The support indices only (into hintA() / hintB()), for loops that keep just w.
   void supportIndices(const Vec3& d) {
-    hintA_ = find(a_, d, hintA_);
+    // A direction that turned by more than 90 degrees sends the climb across the hull (GJK's
+    // second direction is nearly opposite its first): sample a new start instead.
+    if (glm::dot(d, lastDir_) < 0.0) coldA_ = coldB_ = true;
+    lastDir_ = d;
+    hintA_ = find(a_, d, hintA_, coldA_);
     Vec3 nd = -d;
-    hintB_ =
-        find(b_, Vec3{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)}, hintB_);
+    hintB_ = find(b_, Vec3{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)},
+                  hintB_, coldB_);
   }
   int hintA() const { return hintA_; }
   int hintB() const { return hintB_; }
@@ -71,9 +75,12 @@ class PairFrame {
   Vec3 difference(int ia, int ib) const { return a_.points[static_cast<size_t>(ia)] - pointB(ib); }
   const Vec3& pointA(int ia) const { return a_.points[static_cast<size_t>(ia)]; }
 
+  /// Starts the next climbs from these vertices (a warm start) instead of sampled ones.
   void setHints(int ia, int ib) {
     hintA_ = ia;
     hintB_ = ib;
+    coldA_ = false;
+    coldB_ = false;
   }
 
   size_t sizeA() const { return a_.points.size(); }
@@ -81,27 +88,102 @@ class PairFrame {
 
   /// A point of A's frame in world space.
   Vec3 toWorld(const Vec3& p) const { return xa_.apply(p); }
+  /// A point of A's frame in world space by A's rotation matrix (cheaper than toWorld, may
+  /// differ from it in the last bits).
+  Vec3 toWorldByMatrix(const Vec3& p) const { return rotA_ * p + xa_.position; }
   /// A direction of A's frame in world axes.
   Vec3 toWorldDirection(const Vec3& d) const { return xa_.rotate(d); }
 
  private:
-  // Small sets inline their brute-force search (the common case: boxes, small hulls); larger
-  // ones go through supportIndex (hill climbing when there is an adjacency).
-  static int find(const SupportShape& s, const Vec3& d, int hint) {
+  // Small sets inline their brute-force search (the common case: boxes, small hulls). Larger ones
+  // with an adjacency climb over it (support.h), from the previous answer once there is one; the
+  // first climb of a query, and one after the direction turned round, starts from the best of the
+  // hint and a few evenly spaced points, which cuts the walk across the hull. Any maximiser is a
+  // valid support point.
+  static int find(const SupportShape& s, const Vec3& d, int hint, bool& cold) {
     size_t n = s.points.size();
-    if (n > 16) return supportIndex(s, d, hint);
     const Vec3* p = s.points.data();
-    int best = 0;
-    Real bestDot = glm::dot(p[0], d);
-    for (size_t i = 1; i < n; ++i) {
-      Real v = glm::dot(p[i], d);
-      if (v > bestDot) {
-        bestDot = v;
-        best = static_cast<int>(i);
+    if (n <= kBruteForceMax || !s.hasAdjacency() || n < SupportShape::kHillClimbThreshold) {
+      if (n > kBruteForceMax) return supportIndexBruteForce(s, d);
+      return bruteForce(p, n, d);
+    }
+    int start = hint;
+    if (cold) {
+      cold = false;
+      size_t stride = n / kColdSamples;
+      Real bestDot = glm::dot(p[start], d);
+      for (size_t i = 0; i < n; i += stride) {
+        Real v = glm::dot(p[i], d);
+        if (v > bestDot) {
+          bestDot = v;
+          start = static_cast<int>(i);
+        }
       }
     }
-    return best;
+    return climb(s, d, start);
   }
+
+  // The lowest index of a maximiser (as supportIndexBruteForce), with even and odd points in two
+  // independent running maxima so that the compare chain is half as long; ties between the two
+  // go to the lower index, so the answer is the same as one sequential scan.
+  static int bruteForce(const Vec3* p, size_t n, const Vec3& d) {
+    int best0 = 0;
+    Real bestDot0 = glm::dot(p[0], d);
+    if (n == 1) return 0;
+    int best1 = 1;
+    Real bestDot1 = glm::dot(p[1], d);
+    size_t i = 2;
+    for (; i + 1 < n; i += 2) {
+      Real v0 = glm::dot(p[i], d);
+      Real v1 = glm::dot(p[i + 1], d);
+      if (v0 > bestDot0) {
+        bestDot0 = v0;
+        best0 = static_cast<int>(i);
+      }
+      if (v1 > bestDot1) {
+        bestDot1 = v1;
+        best1 = static_cast<int>(i + 1);
+      }
+    }
+    if (i < n) {
+      Real v0 = glm::dot(p[i], d);
+      if (v0 > bestDot0) {
+        bestDot0 = v0;
+        best0 = static_cast<int>(i);
+      }
+    }
+    if (bestDot1 > bestDot0 || (bestDot1 == bestDot0 && best1 < best0)) return best1;
+    return best0;
+  }
+
+  // Strict greedy ascent over the vertex graph (see supportIndexHillClimb): each move strictly
+  // increases d.p, so it cannot cycle; n moves bound it even for a malformed adjacency.
+  static int climb(const SupportShape& s, const Vec3& d, int start) {
+    const Vec3* p = s.points.data();
+    const int* offsets = s.neighbourOffsets.data();
+    const int* nb = s.neighbours.data();
+    int current = start;
+    Real currentDot = glm::dot(p[current], d);
+    for (size_t moves = 0; moves < s.points.size(); ++moves) {
+      int next = current;
+      Real nextDot = currentDot;
+      for (int k = offsets[current], end = offsets[current + 1]; k < end; ++k) {
+        int j = nb[k];
+        Real v = glm::dot(p[j], d);
+        if (v > nextDot) {
+          nextDot = v;
+          next = j;
+        }
+      }
+      if (next == current) break;
+      current = next;
+      currentDot = nextDot;
+    }
+    return current;
+  }
+
+  static constexpr size_t kBruteForceMax = 32;
+  static constexpr size_t kColdSamples = 16;
 
   const SupportShape& a_;
   const SupportShape& b_;
@@ -118,9 +200,13 @@ class PairFrame {
   }
 
   Mat3 rot_{1.0};
+  Mat3 rotA_{1.0};  // A's rotation
   Vec3 offset_{0.0};
   int hintA_ = 0;
   int hintB_ = 0;
+  bool coldA_ = true;  // no climb yet and no hint given: the first climb samples its start
+  bool coldB_ = true;
+  Vec3 lastDir_{0.0};  // the previous search direction (A's frame)
 };
 
 }  // namespace tumble::detail
