@@ -80,7 +80,7 @@ class GjkViewerScene final : public Scene {
     std::snprintf(pathBuffer_, sizeof pathBuffer_, "%s", initialSpec_.c_str());
     update(ctx);
     step_ = middleStep(static_cast<int>(query_.trace.steps.size()));
-    ctx.camera.reset({0.0f, 1.15f, 0.0f}, 7.0f, 0.12f, 0.30f);
+    ctx.camera.reset({0.3f, 1.15f, 0.0f}, 7.0f, 0.12f, 0.30f);
     return std::nullopt;
   }
 
@@ -100,6 +100,8 @@ class GjkViewerScene final : public Scene {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x - 10.0f, 10.0f), ImGuiCond_FirstUseEver,
                             ImVec2(1.0f, 0.0f));
+    // A fixed width (auto height), so a long line cannot widen it over the views.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(330.0f, 0.0f), ImVec2(330.0f, 1.0e6f));
     ImGui::Begin("GJK viewer", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushItemWidth(180.0f);
     drawResults();
@@ -414,8 +416,8 @@ void GjkViewerScene::drawResults() {
   ImGui::Separator();
   const ImVec4 good(0.55f, 0.90f, 0.55f, 1.0f), bad(1.0f, 0.35f, 0.30f, 1.0f);
   ImGui::Text("GJK  %s", verdict(c.gjkIntersect));
-  ImGui::Text("     %s %.6g m, %d iterations, %s", c.gjkIntersect ? "depth" : "distance",
-              c.gjkMeasure, c.gjk.iterations, toString(c.gjk.status));
+  ImGui::Text("     %s %.6g m", c.gjkIntersect ? "depth (EPA)" : "distance", c.gjkMeasure);
+  ImGui::Text("     %d iterations, %s", c.gjk.iterations, toString(c.gjk.status));
   if (c.epaRan) {
     ImGui::Text("EPA  %s, %d iter., %zu faces", toString(c.epa.status), c.epa.iterations,
                 query_.epa.faces.size());
