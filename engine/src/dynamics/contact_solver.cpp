@@ -94,6 +94,8 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
   bodyToSolver_.assign(bodies.size(), -1);
   constraints_.clear();
   cold_.clear();
+  moveStamp_.clear();
+  moveCount_ = 0;
   // Every awake dynamic body gets a solver entry, so storeVelocities covers them all.
   for (int i = 0; i < static_cast<int>(bodies.size()); ++i)
     if (bodies[i].alive && bodies[i].isDynamic() && bodies[i].awake) solverIndex(i);
@@ -452,26 +454,39 @@ Real ContactSolver::solvePositions() {
   // Nonlinear Gauss-Seidel per manifold: separations are re-measured from the current poses, the
   // manifold's points are corrected together through its K matrix (as the normal velocities are)
   // and the resulting translation and rotation applied once.
+  // A manifold that needed no correction is measured again only after one of its bodies moved:
+  // the same poses would give the same separations (exactly; this only saves the work).
+  if (moveStamp_.size() != solverBodies_.size()) moveStamp_.assign(solverBodies_.size(), 0);
   Real deepest = 0.0;
   for (size_t ci = 0; ci < constraints_.size(); ++ci) {
     Constraint& c = constraints_[ci];
+    Cold& cold = cold_[ci];
+    if (cold.idle && moveStamp_[c.a] <= cold.stamp && moveStamp_[c.b] <= cold.stamp) {
+      deepest = std::min(deepest, cold.idleDeepest);
+      continue;
+    }
     const SolverBody& sa = solverBodies_[c.a];
     const SolverBody& sb = solverBodies_[c.b];
     const Manifold& m = (*manifolds_)[c.manifold];
     Body& A = (*bodies_)[m.a.index];
     Body& B = (*bodies_)[m.b.index];
-    const Vec3 n = A.rotation * cold_[ci].localNormal;
+    const Vec3 n = A.rotation * cold.localNormal;
     Vec3 rA[4], rB[4];
     Real C[4], lambda[4] = {0.0, 0.0, 0.0, 0.0};
     bool any = false;
+    Real least = 0.0;
     for (int k = 0; k < c.count; ++k) {
       rA[k] = A.rotation * m.points[k].localA;
       rB[k] = B.rotation * m.points[k].localB;
       const Real sep = glm::dot((B.center + rB[k]) - (A.center + rA[k]), n);
-      deepest = std::min(deepest, sep);
+      least = std::min(least, sep);
       C[k] = std::clamp(contact_.baumgarte * (sep + contact_.slop), -kMaxCorrection, 0.0);
       any = any || C[k] < 0.0;
     }
+    deepest = std::min(deepest, least);
+    cold.idle = !any;
+    cold.stamp = moveCount_;
+    cold.idleDeepest = least;
     if (!any) continue;
     const Real zero[4] = {0.0, 0.0, 0.0, 0.0};
     solveBlock(c, C, zero, lambda, true);
@@ -481,13 +496,16 @@ Real ContactSolver::solvePositions() {
       angularA += glm::cross(rA[k], lambda[k] * n);
       angularB += glm::cross(rB[k], lambda[k] * n);
     }
+    ++moveCount_;
     if (sa.invMass > 0.0) {
       A.center -= sa.invMass * linear;
       A.rotation = rotateBy(A.rotation, -(sa.invI * angularA));
+      moveStamp_[c.a] = moveCount_;
     }
     if (sb.invMass > 0.0) {
       B.center += sb.invMass * linear;
       B.rotation = rotateBy(B.rotation, sb.invI * angularB);
+      moveStamp_[c.b] = moveCount_;
     }
   }
   return -deepest;

@@ -86,8 +86,14 @@ class ContactSolver {
   struct Cold {
     Vec3 localNormal{0.0};                            ///< normal in A's body frame
     Real relativeVelocity[4] = {0.0, 0.0, 0.0, 0.0};  ///< m/s, normal speed before the solve
+    // Position pass: a manifold that needed no correction stays idle until a body moves.
+    bool idle = false;
+    uint32_t stamp = 0;      ///< moveCount_ when it was last measured
+    Real idleDeepest = 0.0;  ///< m, least separation then
   };
   std::vector<Cold> cold_;
+  std::vector<uint32_t> moveStamp_;  ///< per solver body: moveCount_ after its last correction
+  uint32_t moveCount_ = 0;
   Settings::Contact contact_;
   Real h_ = 0.0;
   Real restitutionThreshold_ = 1.0;
