@@ -1,5 +1,6 @@
 #include "app.h"
 
+#include <time.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,13 @@
 
 namespace tumble::demo {
 namespace {
+
+// CPU time of the whole process (every thread, so also Mesa llvmpipe's rasteriser threads), ms.
+double processCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
+}
 
 double msSince(Uint64 start) {
   return 1000.0 * static_cast<double>(SDL_GetPerformanceCounter() - start) /
@@ -521,6 +529,7 @@ int App::run() {
     // Render time: the scene's draw calls, the debug view, the renderer, the panel, and a
     // glFinish so that the GL driver's work is inside the measurement.
     const Uint64 renderStart = SDL_GetPerformanceCounter();
+    const double renderCpuStart = processCpuMs();
     int width = 0, height = 0;
     SDL_GL_GetDrawableSize(window_, &width, &height);
     renderer_->setBodyStyle(ui_.debug.faces, ui_.debug.edges);
@@ -537,7 +546,9 @@ int App::run() {
     checkGl("ImGui render");
     glFinish();
     renderMs_ = msSince(renderStart);
+    renderCpuMs_ = processCpuMs() - renderCpuStart;
     renderHistory_.push(static_cast<float>(renderMs_));
+    renderCpuHistory_.push(static_cast<float>(renderCpuMs_));
 
     ++frame_;
     lastFrame = quit_ || (options_.frames > 0 && frame_ >= options_.frames);

@@ -125,9 +125,10 @@ class App {
   bool haveStats_ = false;
   double stepMs_ = 0.0;
   double renderMs_ = 0.0;
+  double renderCpuMs_ = 0.0;  ///< CPU time of all the process's threads (llvmpipe's too)
   double frameMs_ = 0.0;
-  History frameHistory_, stepHistory_, renderHistory_, broadHistory_, narrowHistory_,
-      solverHistory_;
+  History frameHistory_, stepHistory_, renderHistory_, renderCpuHistory_, broadHistory_,
+      narrowHistory_, solverHistory_;
 
   // Cross-check disagreements: the World writes them here (collide format).
   std::filesystem::path crosscheckLog_;

@@ -286,6 +286,7 @@ void App::drawStatsWindow() {
   ImGui::TextDisabled("last %d frames", History::kSize);
   series("frame", frameHistory_);
   series("render", renderHistory_);
+  series("render CPU", renderCpuHistory_);
   series("step", stepHistory_);
   if (haveStats_) {
     series("broad-phase", broadHistory_);

@@ -21,11 +21,13 @@ std::span<const Control> controlsTable() {
       {"F1", "this help"},
       {"F2", "statistics window"},
       {"F5", "reload the shaders"},
-      {"F12", "screenshot to tumble-<time>.png in the working folder"},
+      {"F12", "screenshot to tumble-YYYYMMDD-HHMMSS.png in the working folder"},
       {"Esc", "quit"},
       {"D (scene files)", "drop one more body like the scene's first dynamic one"},
       {"chain scene", "click a joint and drag to fold; [ ] joint, x y z axis, a d / q e fold"},
-      {"gjk scene", "drag a hull to move it; left / right step GJK, Home / End first / last"},
+      {"gjk scene",
+       "drag a hull to move it, Ctrl + drag to turn it; Left / Right step GJK, Home / End first / "
+       "last"},
   };
   return kControls;
 }

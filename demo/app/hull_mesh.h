@@ -1,6 +1,7 @@
 #pragma once
 // Turns an engine ConvexHull into renderable float arrays (no GL here): flat-shaded triangles
-// (each polygonal face fanned, every corner carrying the face normal) and the hull's edges.
+// (each polygonal face fanned, every corner carrying the face normal and its edge coordinates, so
+// the face shader outlines the polygon and not the fan's diagonals) and the hull's edges.
 #include <vector>
 
 #include "tumble/hull.h"
@@ -9,12 +10,17 @@ namespace tumble::demo {
 
 /// Float geometry of one body in its local frame.
 struct MeshData {
-  /// Interleaved position (x, y, z) and normal (x, y, z), three vertices per triangle.
+  /// Interleaved position (x, y, z), normal (x, y, z) and edge coordinates (e0, e1, e2), three
+  /// vertices per triangle. Edge coordinates are the triangle's barycentric coordinates, plus 1
+  /// on the component opposite an edge inside the polygon (a fan diagonal): the distance to the
+  /// nearest polygon edge is then min(e0, e1, e2) in barycentric units.
   std::vector<float> triangles;
   /// Position (x, y, z) pairs, two per edge.
   std::vector<float> lines;
 
-  int triangleVertexCount() const { return static_cast<int>(triangles.size() / 6); }
+  static constexpr int kTriangleStride = 9;  ///< floats per triangle vertex
+
+  int triangleVertexCount() const { return static_cast<int>(triangles.size() / kTriangleStride); }
   int lineVertexCount() const { return static_cast<int>(lines.size() / 3); }
 };
 

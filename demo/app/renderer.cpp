@@ -85,6 +85,8 @@ std::optional<std::string> Renderer::loadPrograms() {
   lineProgram_ = *line;
   meshViewProj_ = glGetUniformLocation(meshProgram_, "uViewProj");
   meshLight_ = glGetUniformLocation(meshProgram_, "uLightDir");
+  meshEdgeColor_ = glGetUniformLocation(meshProgram_, "uEdgeColor");
+  meshOutline_ = glGetUniformLocation(meshProgram_, "uOutline");
   edgeViewProj_ = glGetUniformLocation(edgeProgram_, "uViewProj");
   edgeColor_ = glGetUniformLocation(edgeProgram_, "uColor");
   lineModel_ = glGetUniformLocation(lineProgram_, "uModel");
@@ -127,11 +129,15 @@ MeshId Renderer::addMesh(const MeshData& mesh) {
   glBindBuffer(GL_ARRAY_BUFFER, g.triangleVbo);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(mesh.triangles.size() * sizeof(float)),
                mesh.triangles.data(), GL_STATIC_DRAW);
+  constexpr GLsizei kStride = MeshData::kTriangleStride * sizeof(float);
   glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, kStride, nullptr);
   glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, kStride,
                         reinterpret_cast<const void*>(3 * sizeof(float)));
+  glEnableVertexAttribArray(7);
+  glVertexAttribPointer(7, 3, GL_FLOAT, GL_FALSE, kStride,
+                        reinterpret_cast<const void*>(6 * sizeof(float)));
   bindInstanceAttributes(g.triangleVao);
 
   // Edges use the edge program (instanced, one uniform colour).
@@ -224,8 +230,9 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
   const glm::mat4 identity(1.0f);
   int calls = 0, bodies = 0;
 
-  // One instanced draw per mesh: its instances go into the shared buffer, then faces and edges.
-  // Faces are pushed back a little so the edge lines drawn afterwards win the depth test.
+  // One instanced draw per mesh: its instances go into the shared buffer, then the faces with
+  // their outlines. Faces are pushed back a little so that lines drawn afterwards (wireframe,
+  // debug lines, the grid) win the depth test where they touch a face.
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.0f, 1.0f);
   const glm::vec3 light = glm::normalize(kLightDirection);
@@ -237,14 +244,18 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(g.instances.size() * sizeof(Instance)),
                  g.instances.data(), GL_STREAM_DRAW);
     if (drawFaces_) {
+      // With the faces on, the face shader draws the outlines too (one pass, no lines to
+      // rasterise: on llvmpipe the line pass cost a third of the frame at 2000 boxes).
       glUseProgram(meshProgram_);
       glUniformMatrix4fv(meshViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
       glUniform3fv(meshLight_, 1, glm::value_ptr(light));
+      glUniform4fv(meshEdgeColor_, 1, glm::value_ptr(kEdgeColor));
+      glUniform1f(meshOutline_, drawEdges_ ? 1.0f : 0.0f);
       glBindVertexArray(g.triangleVao);
       glDrawArraysInstanced(GL_TRIANGLES, 0, g.triangleVertices, count);
       ++calls;
-    }
-    if (drawEdges_) {
+    } else if (drawEdges_) {
+      // Wireframe only: the hull's edges as lines.
       glUseProgram(edgeProgram_);
       glUniformMatrix4fv(edgeViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
       glUniform4fv(edgeColor_, 1, glm::value_ptr(kEdgeColor));

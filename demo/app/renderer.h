@@ -82,7 +82,7 @@ class Renderer {
 
   std::filesystem::path shaderDir_;
   unsigned meshProgram_ = 0, edgeProgram_ = 0, lineProgram_ = 0;
-  int meshViewProj_ = -1, meshLight_ = -1;
+  int meshViewProj_ = -1, meshLight_ = -1, meshEdgeColor_ = -1, meshOutline_ = -1;
   int edgeViewProj_ = -1, edgeColor_ = -1;
   int lineModel_ = -1, lineViewProj_ = -1;
   unsigned gridVao_ = 0, gridVbo_ = 0;

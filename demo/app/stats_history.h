@@ -3,6 +3,7 @@
 // kept for ImGui::PlotLines.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 
 namespace tumble::demo {
 
@@ -26,6 +27,13 @@ class History {
     float sum = 0.0f;
     for (int i = 0; i < size(); ++i) sum += values_[static_cast<size_t>(i)];
     return count_ == 0 ? 0.0f : sum / static_cast<float>(size());
+  }
+  float median() const {
+    if (count_ == 0) return 0.0f;
+    std::array<float, kSize> copy = values_;
+    const auto n = static_cast<std::ptrdiff_t>(size());
+    std::nth_element(copy.begin(), copy.begin() + n / 2, copy.begin() + n);
+    return copy[static_cast<size_t>(n / 2)];
   }
   float max() const {
     float m = 0.0f;
