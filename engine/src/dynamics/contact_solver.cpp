@@ -356,7 +356,11 @@ void ContactSolver::solveConstraint(Constraint& c) {
   // ("central friction", as in PhysX's patch friction).
   Real normalSum = 0.0;
   for (int k = 0; k < c.count; ++k) normalSum += c.p[k].normalImpulse;
-  {
+  // No load and no friction carried: the friction would be clamped to zero (speculative points
+  // that have not closed, a third of a falling heap's manifolds).
+  const bool unloaded = normalSum == 0.0 && c.frictionImpulse[0] == 0.0 &&
+                        c.frictionImpulse[1] == 0.0 && c.twistImpulse == 0.0;
+  if (!unloaded) {
     const Vec3 dv = b.v - a.v;
     const Real v0 = glm::dot(dv, c.t1) + glm::dot(b.w, c.fB[0]) - glm::dot(a.w, c.fA[0]);
     const Real v1 = glm::dot(dv, c.t2) + glm::dot(b.w, c.fB[1]) - glm::dot(a.w, c.fA[1]);
@@ -379,7 +383,7 @@ void ContactSolver::solveConstraint(Constraint& c) {
     a.w -= d0 * c.fIA[0] + d1 * c.fIA[1];
     b.w += d0 * c.fIB[0] + d1 * c.fIB[1];
   }
-  {
+  if (!unloaded) {
     const Real wn = glm::dot(b.w - a.w, c.normal);
     const Real old = c.twistImpulse;
     const Real limit = c.friction * normalSum * c.twistArm;
@@ -401,13 +405,18 @@ void ContactSolver::solveConstraint(Constraint& c) {
     lambda[i] = old[i] = p.normalImpulse;
   }
   solveBlock(c, r, old, lambda, true);
+  bool changed = false;
+  for (int i = 0; i < c.count; ++i) {
+    changed = changed || lambda[i] != old[i];
+    c.p[i].maxNormalImpulse = std::max(c.p[i].maxNormalImpulse, lambda[i]);
+  }
+  if (!changed) return;
   Real sum = 0.0;
   Vec3 wA(0.0), wB(0.0);
   for (int i = 0; i < c.count; ++i) {
     Point& p = c.p[i];
     const Real d = lambda[i] - old[i];
     p.normalImpulse = lambda[i];
-    p.maxNormalImpulse = std::max(p.maxNormalImpulse, lambda[i]);
     sum += d;
     wA += d * p.iA;
     wB += d * p.iB;
