@@ -65,13 +65,20 @@ GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportS
                       GjkTrace* trace);
 
 /// Boolean GJK: stops as soon as a separating direction is found or the origin is enclosed.
-/// Cheaper than gjkDistance when only the verdict is needed. When Separated, `distance` and the
-/// points are those of the last simplex: an upper bound, not the converged distance.
+/// Cheaper than gjkDistance when only the verdict is needed (it keeps only a search direction,
+/// no closest point). Same verdict as gjkDistance outside the touching band. When Separated,
+/// `pointA` and `pointB` are the support points of A and B along the separating direction found
+/// and `distance` is |pointB - pointA|: an upper bound, not the converged distance. When
+/// Intersecting, `distance` is 0 and the points are the last support pair. `simplex` is a valid
+/// warm start for either query; `warm` seeds the first direction (towards the origin from the
+/// warm simplex's closest point), else from the difference of the two frames' origins.
 GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
                        const Transform& xb, const Settings::Gjk& settings,
                        const GjkSimplex* warm = nullptr);
 
-/// gjkIntersect, recording every iteration into `trace` (cleared first) when it is not null.
+/// gjkIntersect, recording every iteration into `trace` (cleared first) when it is not null; with
+/// a trace it runs the closest-point-tracking loop (same verdicts; the points are then those of
+/// the last simplex).
 GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
                        const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm,
                        GjkTrace* trace);

@@ -190,6 +190,7 @@ void fill(const PairFrame& frame, const Simplex& s, int ia, int ib, const Vec3& 
 bool booleanGjk(PairFrame& frame, const Settings::Gjk& settings, const GjkSimplex* warm,
                 GjkResult& out) {
   Simplex s;
+  frame.setBruteForceMax(32);
   Vec3 d = initialDirection(frame, warm);
   for (int it = 1; it <= settings.maxIterations; ++it) {
     frame.supportIndices(d);

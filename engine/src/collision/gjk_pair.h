@@ -62,18 +62,25 @@ class PairFrame {
   void supportIndices(const Vec3& d) {
     // A direction that turned by more than 90 degrees sends the climb across the hull (GJK's
     // second direction is nearly opposite its first): sample a new start instead.
-    if (glm::dot(d, lastDir_) < 0.0) coldA_ = coldB_ = true;
+    Real turn = glm::dot(d, lastDir_);
+    if (turn <= 0.0 || turn * turn < kRestartCos2 * glm::dot(d, d) * glm::dot(lastDir_, lastDir_))
+      coldA_ = coldB_ = true;
     lastDir_ = d;
-    hintA_ = find(a_, d, hintA_, coldA_);
+    hintA_ = find(a_, d, hintA_, coldA_, bruteForceMax_);
     Vec3 nd = -d;
     hintB_ = find(b_, Vec3{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)},
-                  hintB_, coldB_);
+                  hintB_, coldB_, bruteForceMax_);
   }
   int hintA() const { return hintA_; }
   int hintB() const { return hintB_; }
   /// Minkowski point of an index pair (A's frame).
   Vec3 difference(int ia, int ib) const { return a_.points[static_cast<size_t>(ia)] - pointB(ib); }
   const Vec3& pointA(int ia) const { return a_.points[static_cast<size_t>(ia)]; }
+
+  /// Sets up to this many points are searched by brute force even with an adjacency (default
+  /// 16). A query with few supports per shape (boolean GJK) gains from 32: a cold climb on a
+  /// small hull costs more than the scan; EPA, with many nearby directions, climbs faster.
+  void setBruteForceMax(size_t n) { bruteForceMax_ = n; }
 
   /// Starts the next climbs from these vertices (a warm start) instead of sampled ones.
   void setHints(int ia, int ib) {
@@ -100,11 +107,11 @@ class PairFrame {
   // first climb of a query, and one after the direction turned round, starts from the best of the
   // hint and a few evenly spaced points, which cuts the walk across the hull. Any maximiser is a
   // valid support point.
-  static int find(const SupportShape& s, const Vec3& d, int hint, bool& cold) {
+  static int find(const SupportShape& s, const Vec3& d, int hint, bool& cold, size_t bruteMax) {
     size_t n = s.points.size();
     const Vec3* p = s.points.data();
-    if (n <= kBruteForceMax || !s.hasAdjacency() || n < SupportShape::kHillClimbThreshold) {
-      if (n > kBruteForceMax) return supportIndexBruteForce(s, d);
+    if (n <= bruteMax || !s.hasAdjacency() || n < SupportShape::kHillClimbThreshold) {
+      if (n > bruteMax) return supportIndexBruteForce(s, d);
       return bruteForce(p, n, d);
     }
     int start = hint;
@@ -182,8 +189,8 @@ class PairFrame {
     return current;
   }
 
-  static constexpr size_t kBruteForceMax = 32;
   static constexpr size_t kColdSamples = 16;
+  static constexpr Real kRestartCos2 = 0.5;  // restart the climbs past 45 degrees of turn
 
   const SupportShape& a_;
   const SupportShape& b_;
@@ -206,7 +213,8 @@ class PairFrame {
   int hintB_ = 0;
   bool coldA_ = true;  // no climb yet and no hint given: the first climb samples its start
   bool coldB_ = true;
-  Vec3 lastDir_{0.0};  // the previous search direction (A's frame)
+  Vec3 lastDir_{0.0};          // the previous search direction (A's frame)
+  size_t bruteForceMax_ = 16;  // see setBruteForceMax
 };
 
 }  // namespace tumble::detail
