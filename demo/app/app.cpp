@@ -533,6 +533,7 @@ int App::run() {
     int width = 0, height = 0;
     SDL_GL_GetDrawableSize(window_, &width, &height);
     renderer_->setBodyStyle(ui_.debug.faces, ui_.debug.edges);
+    context_->dimSleeping = ui_.debug.sleep;
     if (scene_) scene_->draw(*context_);
     if (scene_ && scene_->world()) debugView_->draw(*scene_->world(), ui_.debug);
     renderer_->render(camera_, width, height);

@@ -24,6 +24,7 @@ struct SceneContext {
   Renderer& renderer;                   ///< meshes and the per-frame draw queue
   OrbitCamera& camera;                  ///< a scene may place it in create()
   const std::filesystem::path& assets;  ///< the assets/ folder (shapes, scenes)
+  bool dimSleeping = true;              ///< draw sleeping bodies darker (debug toggle)
 };
 
 /// A ray from the camera through the mouse, in world space (metres).

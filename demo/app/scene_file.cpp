@@ -58,7 +58,7 @@ class FileScene final : public Scene {
       glm::vec3 color = kStaticColor;
       if (b.type != BodyType::Static) {
         color = kPalette[static_cast<size_t>(id.index) % kPalette.size()];
-        if (!b.awake) color *= 0.55f;  // sleeping bodies are drawn darker
+        if (!b.awake && ctx.dimSleeping) color *= 0.55f;  // sleeping bodies are drawn darker
       }
       ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);
     }
