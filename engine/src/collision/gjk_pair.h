@@ -33,6 +33,7 @@ class PairFrame {
     rotA_ = rotationMatrix(p.w, p.x, p.y, p.z);
     Vec3 d = xb.position - xa.position;
     offset_ = Vec3{glm::dot(rotA_[0], d), glm::dot(rotA_[1], d), glm::dot(rotA_[2], d)};
+    climbs_ = climbs(a, bruteForceMax_) || climbs(b, bruteForceMax_);
   }
 
   /// B's origin in A's frame.
@@ -60,12 +61,14 @@ class PairFrame {
 
   /// The support indices only (into hintA() / hintB()), for loops that keep just w.
   void supportIndices(const Vec3& d) {
-    // A direction that turned by more than 90 degrees sends the climb across the hull (GJK's
-    // second direction is nearly opposite its first): sample a new start instead.
-    Real turn = glm::dot(d, lastDir_);
-    if (turn <= 0.0 || turn * turn < kRestartCos2 * glm::dot(d, d) * glm::dot(lastDir_, lastDir_))
-      coldA_ = coldB_ = true;
-    lastDir_ = d;
+    // A direction that turned by more than 45 degrees sends the climb far across the hull
+    // (GJK's second direction is nearly opposite its first): sample a new start instead.
+    if (climbs_) {
+      Real turn = glm::dot(d, lastDir_);
+      if (turn <= 0.0 || turn * turn < kRestartCos2 * glm::dot(d, d) * glm::dot(lastDir_, lastDir_))
+        coldA_ = coldB_ = true;
+      lastDir_ = d;
+    }
     hintA_ = find(a_, d, hintA_, coldA_, bruteForceMax_);
     Vec3 nd = -d;
     hintB_ = find(b_, Vec3{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)},
@@ -80,7 +83,10 @@ class PairFrame {
   /// Sets up to this many points are searched by brute force even with an adjacency (default
   /// 16). A query with few supports per shape (boolean GJK) gains from 32: a cold climb on a
   /// small hull costs more than the scan; EPA, with many nearby directions, climbs faster.
-  void setBruteForceMax(size_t n) { bruteForceMax_ = n; }
+  void setBruteForceMax(size_t n) {
+    bruteForceMax_ = n;
+    climbs_ = climbs(a_, n) || climbs(b_, n);
+  }
 
   /// Starts the next climbs from these vertices (a warm start) instead of sampled ones.
   void setHints(int ia, int ib) {
@@ -110,7 +116,7 @@ class PairFrame {
   static int find(const SupportShape& s, const Vec3& d, int hint, bool& cold, size_t bruteMax) {
     size_t n = s.points.size();
     const Vec3* p = s.points.data();
-    if (n <= bruteMax || !s.hasAdjacency() || n < SupportShape::kHillClimbThreshold) {
+    if (!climbs(s, bruteMax)) {
       if (n > bruteMax) return supportIndexBruteForce(s, d);
       return bruteForce(p, n, d);
     }
@@ -161,6 +167,11 @@ class PairFrame {
     }
     if (bestDot1 > bestDot0 || (bestDot1 == bestDot0 && best1 < best0)) return best1;
     return best0;
+  }
+
+  static bool climbs(const SupportShape& s, size_t bruteMax) {
+    size_t n = s.points.size();
+    return n > bruteMax && s.hasAdjacency() && n >= SupportShape::kHillClimbThreshold;
   }
 
   // Strict greedy ascent over the vertex graph (see supportIndexHillClimb): each move strictly
@@ -215,6 +226,7 @@ class PairFrame {
   bool coldB_ = true;
   Vec3 lastDir_{0.0};          // the previous search direction (A's frame)
   size_t bruteForceMax_ = 16;  // see setBruteForceMax
+  bool climbs_ = false;        // either shape is searched by hill climbing
 };
 
 }  // namespace tumble::detail
