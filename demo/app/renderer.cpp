@@ -1,5 +1,6 @@
 #include "renderer.h"
 
+#include <algorithm>
 #include <cstddef>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -236,9 +237,18 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.0f, 1.0f);
   const glm::vec3 light = glm::normalize(kLightDirection);
+  const glm::vec3 eye = camera.eye();
   for (GpuMesh& g : meshes_) {
     if (g.instances.empty()) continue;
     const auto count = static_cast<GLsizei>(g.instances.size());
+    // Nearest first: hidden fragments then fail the depth test before they are shaded.
+    auto distance = [&](const Instance& i) {
+      const glm::vec3 d = glm::vec3(i.model[3]) - eye;
+      return glm::dot(d, d);
+    };
+    std::stable_sort(
+        g.instances.begin(), g.instances.end(),
+        [&](const Instance& a, const Instance& b) { return distance(a) < distance(b); });
     bodies += static_cast<int>(count);
     glBindBuffer(GL_ARRAY_BUFFER, instanceVbo_);
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(g.instances.size() * sizeof(Instance)),
