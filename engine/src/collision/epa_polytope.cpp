@@ -23,15 +23,20 @@ bool EpaPolytope::makeFace(int slot, int a, int b, int c) {
   Real nn = glm::dot(n, n);
   // Degenerate: no usable normal (sine of the corner angle below 1e-15, or an absolute zero).
   if (!(nn > 1e-200) || nn <= 1e-30 * glm::dot(e1, e1) * glm::dot(e2, e2)) return false;
+  setFace(slot, a, b, c, n, nn);
+  return true;
+}
+
+// A face whose normal n = (b - a) x (c - a), |n|^2 = nn, was computed and checked by the caller.
+void EpaPolytope::setFace(int slot, int a, int b, int c, const Vec3& n, Real nn) {
   EpaFace& f = faces_[static_cast<size_t>(slot)];
   f.v[0] = a;
   f.v[1] = b;
   f.v[2] = c;
   f.normal = n / std::sqrt(nn);
-  f.distance = glm::dot(f.normal, pa);
+  f.distance = glm::dot(f.normal, verts_[static_cast<size_t>(a)].w);
   f.pass = 0;
   f.live = true;
-  return true;
 }
 
 int EpaPolytope::allocateFace() {
@@ -133,7 +138,7 @@ bool EpaPolytope::expand(int from, const MinkowskiVertex& m, Real eps) {
     for (size_t j = i + 1; j < k; ++j)
       if (rimA(i) == rimA(j)) return false;
   }
-  // Every new face must have a normal.
+  // Every new face must have a normal (the makeFace test; kept for setFace below).
   for (size_t i = 0; i < k; ++i) {
     const Vec3& pa = verts_[static_cast<size_t>(rimA(i))].w;
     Vec3 e1 = verts_[static_cast<size_t>(rimB(i))].w - pa;
@@ -141,6 +146,8 @@ bool EpaPolytope::expand(int from, const MinkowskiVertex& m, Real eps) {
     Vec3 n = glm::cross(e1, e2);
     Real nn = glm::dot(n, n);
     if (!(nn > 1e-200) || nn <= 1e-30 * glm::dot(e1, e1) * glm::dot(e2, e2)) return false;
+    rim_[i].normal = n;
+    rim_[i].normal2 = nn;
   }
 
   int vi = vertexCount_++;
@@ -154,7 +161,7 @@ bool EpaPolytope::expand(int from, const MinkowskiVertex& m, Real eps) {
     int slot = allocateFace();
     if (slot < 0) return false;  // cannot happen: faces are sized 2 x vertices (Euler)
     int a = rimA(i), b = rimB(i);
-    makeFace(slot, a, b, vi);
+    setFace(slot, a, b, vi, rim_[i].normal, rim_[i].normal2);
     EpaFace& nf = faces_[static_cast<size_t>(slot)];
     EpaFace& g = faces_[static_cast<size_t>(rim_[i].face)];
     nf.adj[0] = rim_[i].face;

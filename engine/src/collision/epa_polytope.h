@@ -59,7 +59,7 @@ class EpaPolytope {
         bestB = m.ib;
       }
     }
-    frame.setHints(bestA, bestB);
+    frame.setHints(bestA, bestB, true);
   }
   /// Witness points (A's frame) of the projection of the origin onto face `f`.
   void witnesses(int f, Vec3& pa, Vec3& pb) const;
@@ -69,8 +69,11 @@ class EpaPolytope {
   struct RimEdge {
     int face;
     int edge;
+    Vec3 normal{0.0};  ///< unnormalised normal of the new face on this edge (set by expand)
+    Real normal2 = 0.0;
   };
   bool makeFace(int slot, int a, int b, int c);
+  void setFace(int slot, int a, int b, int c, const Vec3& n, Real nn);
   int allocateFace();
   void walk(int f, int e, const Vec3& w, Real eps);
 

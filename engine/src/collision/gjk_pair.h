@@ -63,7 +63,10 @@ class PairFrame {
   void supportIndices(const Vec3& d) {
     // A direction that turned by more than 45 degrees sends the climb far across the hull
     // (GJK's second direction is nearly opposite its first): sample a new start instead.
-    if (climbs_) {
+    if (climbs_ && keepHints_) {
+      keepHints_ = false;
+      lastDir_ = d;
+    } else if (climbs_) {
       Real turn = glm::dot(d, lastDir_);
       if (turn <= 0.0 || turn * turn < kRestartCos2 * glm::dot(d, d) * glm::dot(lastDir_, lastDir_))
         coldA_ = coldB_ = true;
@@ -88,12 +91,15 @@ class PairFrame {
     climbs_ = climbs(a_, n) || climbs(b_, n);
   }
 
-  /// Starts the next climbs from these vertices (a warm start) instead of sampled ones.
-  void setHints(int ia, int ib) {
+  /// Starts the next climbs from these vertices (a warm start) instead of sampled ones. With
+  /// `trusted`, the next search climbs from them however far its direction turned (EPA's hints
+  /// are support points of the face it searches along).
+  void setHints(int ia, int ib, bool trusted = false) {
     hintA_ = ia;
     hintB_ = ib;
     coldA_ = false;
     coldB_ = false;
+    keepHints_ = trusted;
   }
 
   size_t sizeA() const { return a_.points.size(); }
@@ -227,6 +233,7 @@ class PairFrame {
   Vec3 lastDir_{0.0};          // the previous search direction (A's frame)
   size_t bruteForceMax_ = 16;  // see setBruteForceMax
   bool climbs_ = false;        // either shape is searched by hill climbing
+  bool keepHints_ = false;     // the next search starts from the hints (setHints)
 };
 
 }  // namespace tumble::detail
