@@ -1,7 +1,10 @@
 // Runs a fuzz target's entry point on files instead of under libFuzzer, so the committed corpus
 // and the crash inputs found by fuzzing replay in the normal (GCC) build as CTest tests.
 // Usage: fuzz_replay_<target> FILE|DIR...   (a directory: every regular file in it, sorted)
+// Exit status: 0 all inputs passed, 2 a bad argument, 3 an input failed a check.
+#include <unistd.h>
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -11,8 +14,21 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
+namespace {
+
+// A failed check aborts; exit with a status instead so that CTest's WILL_FAIL can expect it
+// (tests/fuzz/known) and a crash reads the same everywhere.
+extern "C" void onAbort(int) {
+  const char msg[] = "replay: the input above failed (abort)\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(3);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
+  std::signal(SIGABRT, onAbort);
   std::vector<fs::path> files;
   for (int i = 1; i < argc; ++i) {
     const fs::path arg = argv[i];
