@@ -2,13 +2,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "sim_churn.h"
+#include "tumble/atomic_file.h"
 #include "tumble/scene.h"
 #include "tumble/world.h"
 
@@ -17,7 +18,7 @@ namespace {
 
 constexpr const char* kSimHelp =
     "usage: tumble-cli sim SCENE [--steps N] [--set key=value]... [--json] [--dump FILE]\n"
-    "                    [--crosscheck-log FILE]\n"
+    "                    [--crosscheck-log FILE] [--churn SEED]\n"
     "Runs a scene (a file, or a name in assets/scenes such as pile, tower, pyramid, incline,\n"
     "heap_boxes_500) for N steps (600) of the scene's dt and prints a summary.\n"
     "\noptions:\n"
@@ -30,6 +31,14 @@ constexpr const char* kSimHelp =
     "  --dump FILE            write the final body states as JSON Lines (id, position,\n"
     "                         orientation [w,x,y,z], linear_velocity, angular_velocity)\n"
     "  --crosscheck-log FILE  append cross-check disagreements (collide format) to FILE\n"
+    "  --churn SEED           the long run: every simulated second remove 1-5 random dynamic\n"
+    "                         bodies and drop as many new ones, every 10 s change a setting\n"
+    "                         (fixed seed); the report adds churn {added, removed,\n"
+    "                         settings_changed, rss_kb {early, end, peak}, early_step,\n"
+    "                         step_ms {first_10pct_median, last_10pct_median}}\n"
+    "A body whose state becomes non-finite is removed and reported (nonfinite in --json,\n"
+    "a line on stderr); the run then counts as non-finite. --dump writes atomically (a\n"
+    "temporary file renamed over FILE: a failed write leaves the old FILE as it was).\n"
     "Exit status: 0, 1 for a usage error, 2 for a bad scene or setting, 3 if a state became\n"
     "non-finite.\n";
 
@@ -48,12 +57,21 @@ bool finiteBody(const Body& b) {
          std::isfinite(b.rotation.y) && std::isfinite(b.rotation.z);
 }
 
+// Median of v[from, to) (0 when empty).
+Real medianOf(const std::vector<Real>& v, size_t from, size_t to) {
+  if (from >= to) return 0.0;
+  std::vector<Real> part(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(to));
+  std::nth_element(part.begin(), part.begin() + static_cast<long>(part.size() / 2), part.end());
+  return part[part.size() / 2];
+}
+
 }  // namespace
 
 int runSim(Args args) {
   std::string sceneArg, dumpPath, logPath;
   long steps = 600;
   bool json = false;
+  std::optional<uint64_t> churnSeed;
   std::vector<std::string> sets;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -86,6 +104,13 @@ int runSim(Args args) {
       const std::string* v = next("FILE");
       if (!v) return usage("--crosscheck-log needs a file name");
       logPath = *v;
+    } else if (a == "--churn") {
+      const std::string* v = next("SEED");
+      char* end = nullptr;
+      const unsigned long long seed = v ? std::strtoull(v->c_str(), &end, 10) : 0;
+      if (!v || end == v->c_str() || *end != '\0' || (*v)[0] == '-')
+        return usage("--churn: expected a seed (an integer >= 0), got '" + (v ? *v : "") + "'");
+      churnSeed = seed;
     } else if (!a.empty() && a[0] == '-') {
       return usage("unknown option '" + a + "'");
     } else if (sceneArg.empty()) {
@@ -124,8 +149,17 @@ int runSim(Args args) {
   stepMs.reserve(static_cast<size_t>(steps));
   Real broad = 0.0, narrow = 0.0, solve = 0.0, maxPen = 0.0;
   bool nan = false;
-  const auto ids = w.bodyIds();
+  std::optional<Churn> churn;
+  if (churnSeed) churn.emplace(*churnSeed, *scene);
+  // Memory once the run has settled: after the first simulated minute, or a fifth of a shorter run.
+  const long earlyStep = std::min<long>(std::lround(60.0 / scene->settings.dt), steps / 5);
+  long earlyRss = 0;
   for (long s = 0; s < steps; ++s) {
+    if (churn)
+      if (auto err = churn->apply(w, s)) {
+        std::fprintf(stderr, "sim: %s\n", err->c_str());
+        return 2;
+      }
     if (auto err = w.step()) {
       std::fprintf(stderr, "sim: step %ld: %s\n", s, err->c_str());
       return 2;
@@ -136,9 +170,15 @@ int runSim(Args args) {
     narrow += st.narrowphaseMs;
     solve += st.solverMs;
     maxPen = st.maxPenetration;  // of the final state
-    for (BodyId id : ids) nan = nan || !finiteBody(w.body(id));
+    if (s + 1 == earlyStep) earlyRss = currentRssKb();
+    for (BodyId id : w.bodyIds()) nan = nan || !finiteBody(w.body(id));
     if (nan) break;
   }
+  for (const NonFiniteEvent& e : w.nonFiniteEvents())
+    std::fprintf(stderr, "sim: step %lld: body %d: non-finite %s; the body was removed\n",
+                 static_cast<long long>(e.step), e.body.index, e.quantity);
+  nan = nan || !w.nonFiniteEvents().empty();
+  const auto ids = w.bodyIds();
   const Energy e1 = w.energy();
   int sleeping = 0;
   Real maxSpeed = 0.0;
@@ -158,11 +198,7 @@ int runSim(Args args) {
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(w.stateHash()));
 
   if (!dumpPath.empty()) {
-    std::ofstream out(dumpPath);
-    if (!out) {
-      std::fprintf(stderr, "sim: --dump %s: cannot open for writing\n", dumpPath.c_str());
-      return 2;
-    }
+    std::string out;
     for (BodyId id : ids) {
       const Body& b = w.body(id);
       const Transform xf = b.transform();
@@ -172,9 +208,16 @@ int runSim(Args args) {
       line["orientation"] = {xf.rotation.w, xf.rotation.x, xf.rotation.y, xf.rotation.z};
       line["linear_velocity"] = vec(b.linearVelocity);
       line["angular_velocity"] = vec(b.angularVelocity);
-      out << line.dump() << "\n";
+      out += line.dump() + "\n";
+    }
+    if (auto err = writeFileAtomic(dumpPath, out)) {
+      std::fprintf(stderr, "sim: --dump %s\n", err->c_str());
+      return 2;
     }
   }
+  const size_t tenth = stepMs.size() / 10;
+  const Real firstTenth = medianOf(stepMs, 0, tenth),
+             lastTenth = medianOf(stepMs, stepMs.size() - tenth, stepMs.size());
 
   if (json) {
     nlohmann::json j;
@@ -197,6 +240,19 @@ int runSim(Args args) {
     j["gjk"] = {{"iterations_mean", st.gjkIterationsMean}, {"iterations_max", st.gjkIterationsMax}};
     j["epa"] = {{"iterations_mean", st.epaIterationsMean}, {"iterations_max", st.epaIterationsMax}};
     j["state_hash"] = hash;
+    j["nonfinite"] = nlohmann::json::array();
+    for (const NonFiniteEvent& e : w.nonFiniteEvents())
+      j["nonfinite"].push_back(
+          {{"body", e.body.index}, {"step", e.step}, {"quantity", e.quantity}});
+    if (churn)
+      j["churn"] = {
+          {"seed", *churnSeed},
+          {"added", churn->added()},
+          {"removed", churn->removed()},
+          {"settings_changed", churn->settingsChanged()},
+          {"early_step", earlyStep},
+          {"rss_kb", {{"early", earlyRss}, {"end", currentRssKb()}, {"peak", peakRssKb()}}},
+          {"step_ms", {{"first_10pct_median", firstTenth}, {"last_10pct_median", lastTenth}}}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf(
@@ -206,6 +262,13 @@ int runSim(Args args) {
         scene->name.c_str(), static_cast<long>(stepMs.size()), w.bodyCount(), sleeping, maxSpeed,
         maxPen, e0.total(), e1.total(), median, worst, st.pairs, st.contacts,
         nan ? ", NON-FINITE STATE" : "", hash);
+    if (churn)
+      std::printf(
+          "churn: %ld added, %ld removed, %ld settings changed; RSS %ld KiB after step %ld, "
+          "%ld KiB at the end, peak %ld KiB; step median %.3f ms in the first tenth, "
+          "%.3f ms in the last\n",
+          churn->added(), churn->removed(), churn->settingsChanged(), earlyRss, earlyStep,
+          currentRssKb(), peakRssKb(), firstTenth, lastTenth);
   }
   return nan ? 3 : 0;
 }
