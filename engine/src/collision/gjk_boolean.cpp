@@ -122,8 +122,7 @@ TetraResult tetrahedron(Simplex& s, Vec3& dir) {
   const Vec3 ao = -a;
   const Vec3 n2 = glm::cross(ac, ad);
   const Real det = glm::dot(ab, n2);
-  if (!(det * det > kFlatTetrahedron2 * glm::dot(ab, ab) * glm::dot(ac, ac) * glm::dot(ad, ad)))
-    return TetraResult::Flat;
+  if (det == 0.0) return TetraResult::Flat;
   const Vec3 n1 = glm::cross(ab, ac);
   if (det * glm::dot(n1, ao) < 0.0) {
     s.keep(1, 2, 3);  // [c, b, a]
@@ -141,12 +140,17 @@ TetraResult tetrahedron(Simplex& s, Vec3& dir) {
     dir = triangle(s);
     return TetraResult::Reduced;
   }
+  // Only a tetrahedron with a trustworthy orientation certifies (a flat one's face signs are
+  // rounding; a reduction above only picks the next search direction).
+  if (!(det * det > kFlatTetrahedron2 * glm::dot(ab, ab) * glm::dot(ac, ac) * glm::dot(ad, ad)))
+    return TetraResult::Flat;
   return TetraResult::Enclosed;
 }
 
 // The first search direction: towards the origin from the warm simplex's closest point when one
-// is given, else from B's origin to A's (the usual body frames sit at the centres), else from a
-// pair of input points.
+// is given, else from A's origin towards B's (A - B is centred on their difference when the body
+// frames sit at the centres, so its point nearest the origin lies that way), else from a pair of
+// input points.
 Vec3 initialDirection(const PairFrame& frame, const GjkSimplex* warm) {
   if (warm && warm->count > 0) {
     Vec3 w[4];
