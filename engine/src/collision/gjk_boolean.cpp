@@ -175,6 +175,12 @@ Vec3 initialDirection(const PairFrame& frame, const GjkSimplex* warm) {
   return Vec3{1.0, 0.0, 0.0};
 }
 
+// The midpoint of a set's first and last points: a point of its hull whatever the frame's origin
+// (local coordinates); for the corners of a box in the usual order, its centre.
+Vec3 centreEstimate(const SupportShape& shape) {
+  return 0.5 * (shape.points.front() + shape.points.back());
+}
+
 void fill(const PairFrame& frame, const Simplex& s, int ia, int ib, const Vec3& w, GjkStatus status,
           int iterations, GjkResult& out) {
   out.status = status;
@@ -182,11 +188,14 @@ void fill(const PairFrame& frame, const Simplex& s, int ia, int ib, const Vec3& 
   out.pointA = frame.toWorldByMatrix(frame.pointA(ia));
   out.pointB = frame.toWorldByMatrix(frame.pointB(ib));
   out.distance = status == GjkStatus::Separated ? std::sqrt(glm::dot(w, w)) : 0.0;
-  out.simplex.count = s.n;
+  int count = 0;
   for (int k = 0; k < s.n; ++k) {
-    out.simplex.indexA[k] = s.ia[k];
-    out.simplex.indexB[k] = s.ib[k];
+    if (s.ia[k] < 0) continue;  // the interior start point has no index pair
+    out.simplex.indexA[count] = s.ia[k];
+    out.simplex.indexB[count] = s.ib[k];
+    ++count;
   }
+  out.simplex.count = count;
 }
 
 }  // namespace
@@ -195,7 +204,20 @@ bool booleanGjk(PairFrame& frame, const Settings::Gjk& settings, const GjkSimple
                 GjkResult& out) {
   Simplex s;
   frame.setBruteForceMax(32);
-  Vec3 d = initialDirection(frame, warm);
+  Vec3 d;
+  // Cold: the simplex starts from an interior point c of A - B (difference of two centre
+  // estimates), searching along -c: a point of A - B that costs no support, so an overlapping
+  // pair is enclosed after 3 supports instead of 4 (the idea of MPR's interior point, Snethen
+  // 2008). It has no index pair (-1) and never repeats.
+  const Vec3 c = warm && warm->count > 0
+                     ? Vec3{0.0}
+                     : centreEstimate(frame.shapeA()) - frame.fromB(centreEstimate(frame.shapeB()));
+  if (glm::dot(c, c) > kTinyDirection2) {
+    s.push(c, -1, -1);
+    d = -c;
+  } else {
+    d = initialDirection(frame, warm);
+  }
   for (int it = 1; it <= settings.maxIterations; ++it) {
     frame.supportIndices(d);
     const int ia = frame.hintA(), ib = frame.hintB();

@@ -41,6 +41,10 @@ class PairFrame {
 
   /// B's local point in A's frame.
   Vec3 pointB(int ib) const { return rot_ * b_.points[static_cast<size_t>(ib)] + offset_; }
+  /// Any point of B's local frame in A's frame.
+  Vec3 fromB(const Vec3& local) const { return rot_ * local + offset_; }
+  const SupportShape& shapeA() const { return a_; }
+  const SupportShape& shapeB() const { return b_; }
 
   MinkowskiVertex vertex(int ia, int ib) const {
     MinkowskiVertex m;
