@@ -14,6 +14,12 @@ struct ParseError {
   std::string message;
 };
 
+// nlohmann's messages start with "[json.exception.parse_error.101] "; keep what follows.
+std::string jsonMessage(const std::string& what) {
+  const auto close = what.find("] ");
+  return close == std::string::npos ? what : what.substr(close + 2);
+}
+
 // What was found, shortened so that a huge value does not flood the message.
 std::string shown(const nlohmann::json& j) {
   std::string text = j.dump();
@@ -87,10 +93,15 @@ ChainScript parseScript(const nlohmann::json& doc) {
 }  // namespace
 
 Expected<ChainScript> parseChainScript(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return Expected<ChainScript>::failure("empty file; expected a chain script (a JSON object)");
   try {
     return parseScript(nlohmann::json::parse(text));
-  } catch (const nlohmann::json::exception& e) {
-    return Expected<ChainScript>::failure(std::string("invalid JSON: ") + e.what());
+  } catch (const nlohmann::json::parse_error& e) {
+    return Expected<ChainScript>::failure("invalid JSON: " + jsonMessage(e.what()));
+  } catch (const nlohmann::json::exception& e) {  // out_of_range for a number such as 1e999
+    return Expected<ChainScript>::failure("invalid JSON: " + jsonMessage(e.what()) +
+                                          " (expected a finite number)");
   } catch (const ParseError& e) {
     return Expected<ChainScript>::failure(e.message);
   }

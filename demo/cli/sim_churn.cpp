@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <cstdio>
@@ -99,7 +100,8 @@ long currentRssKb() {
 long peakRssKb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
+  // The kernel updates the high-water mark lazily; it is never below what is resident now.
+  return std::max(u.ru_maxrss, currentRssKb());
 }
 
 }  // namespace tumble::cli

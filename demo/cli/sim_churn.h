@@ -38,7 +38,7 @@ class Churn {
 
 /// Resident set size of this process now, in KiB (/proc/self/statm); 0 when unknown.
 long currentRssKb();
-/// Peak resident set size of this process, in KiB (getrusage).
+/// Peak resident set size of this process, in KiB (getrusage, at least the current RSS).
 long peakRssKb();
 
 }  // namespace tumble::cli

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "geometry/fp_hold.h"
 #include "io/scene_internal.h"
 #include "tumble/shape_file.h"
 
@@ -78,9 +79,18 @@ Quat quat(const Json& j, const std::string& path) {
   return q / n;
 }
 
+// %g: what the file said, without 17 digits of noise.
+std::string shortNumber(Real v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 Vec3 scale(const Json& j, const std::string& path) {
   Vec3 s = j.is_number() ? Vec3(number(j, path)) : vec3(j, path);
-  if (!(s.x > 0.0 && s.y > 0.0 && s.z > 0.0)) fail(path, "expected a positive scale");
+  if (!(s.x > 0.0 && s.y > 0.0 && s.z > 0.0))
+    fail(path, "expected a positive scale, got [" + shortNumber(s.x) + ", " + shortNumber(s.y) +
+                   ", " + shortNumber(s.z) + "]");
   return s;
 }
 
@@ -137,11 +147,15 @@ Material material(const Json& j, const std::string& path) {
   m.restitution = numberOr(j, path, "restitution", m.restitution);
   m.density = numberOr(j, path, "density", m.density);
   m.mass = numberOr(j, path, "mass", 0.0);
-  if (m.friction < 0.0 || m.friction > 10.0) fail(path + ".friction", "out of range [0, 10]");
+  auto got = [](Real v) { return ", got " + shortNumber(v); };
+  if (m.friction < 0.0 || m.friction > 10.0)
+    fail(path + ".friction", "out of range [0, 10]" + got(m.friction));
   if (m.restitution < 0.0 || m.restitution > 1.0)
-    fail(path + ".restitution", "out of range [0, 1]");
-  if (!(m.density > 0.0)) fail(path + ".density", "must be > 0");
-  if (j.contains("mass") && !(m.mass > 0.0)) fail(path + ".mass", "must be > 0");
+    fail(path + ".restitution", "out of range [0, 1]" + got(m.restitution));
+  if (!(m.density > 0.0))
+    fail(path + ".density", "expected a number > 0 (kg/m^3)" + got(m.density));
+  if (j.contains("mass") && !(m.mass > 0.0))
+    fail(path + ".mass", "expected a number > 0 (kg)" + got(m.mass));
   return m;
 }
 
@@ -211,11 +225,24 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
 }  // namespace
 }  // namespace scene
 
+namespace {
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; keep what follows.
+std::string jsonMessage(const std::string& what) {
+  const auto close = what.find("] ");
+  return close == std::string::npos ? what : what.substr(close + 2);
+}
+
+}  // namespace
+
 Expected<Scene> parseScene(std::string_view text, const std::string& origin,
                            const std::filesystem::path& shapesDir) {
   using namespace scene;
   Json root;
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return Expected<Scene>::failure(origin + ": empty file; expected a scene (a JSON object)");
   try {
+    detail::FloatingPointHold fpHold;  // "1e999" overflows to inf inside the parser
     root = Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
     // Report the line of the byte offset nlohmann gives.
@@ -223,7 +250,10 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
     const size_t line = 1 + static_cast<size_t>(std::count(
                                 text.begin(), text.begin() + static_cast<long>(at), '\n'));
     return Expected<Scene>::failure(origin + ":" + std::to_string(line) +
-                                    ": invalid JSON: " + e.what());
+                                    ": invalid JSON: " + jsonMessage(e.what()));
+  } catch (const Json::exception& e) {  // out_of_range for a number such as 1e999
+    return Expected<Scene>::failure(origin + ": invalid JSON: " + jsonMessage(e.what()) +
+                                    " (expected a finite number)");
   }
   try {
     Scene out;

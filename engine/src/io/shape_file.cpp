@@ -33,6 +33,8 @@ Expected<ShapeDef> parseShapeText(std::string_view text, const std::string& orig
                                   std::string_view expectedName) {
   using Result = Expected<ShapeDef>;
   auto fail = [&](const std::string& message) { return Result::failure(origin + ": " + message); };
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return fail("empty file; expected a shape {\"name\": ..., \"points\": [[x, y, z], ...]}");
   Json doc;
   try {
     detail::FloatingPointHold fpHold;  // "1e999" overflows to inf inside the parser
