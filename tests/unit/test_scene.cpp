@@ -41,7 +41,7 @@ TEST_CASE("every shipped scene loads and builds", "[scene]") {
   auto pyramid = loadScene(kAssets / "scenes" / "pyramid.json");
   REQUIRE(pyramid);
   CHECK(pyramid->bodies.size() == 1 + 210);
-  CHECK(pyramid->settings.solver.substeps == 3);
+  CHECK(pyramid->settings.solver.substeps == 2);
 }
 
 TEST_CASE("the heap generator follows the benchmark recipe", "[scene]") {
