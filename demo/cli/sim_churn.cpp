@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <cstdio>
+#include <numbers>
 #include <string>
 
 namespace tumble::cli {
@@ -64,7 +64,8 @@ std::optional<std::string> Churn::apply(World& world, long step) {
     BodyDef def = templates_[rng_() % templates_.size()];
     def.position = Vec3(uniform(-3.0, 3.0), uniform(5.0, 7.0), uniform(-3.0, 3.0));
     // Uniform random rotation (Shoemake, Graphics Gems III).
-    const Real u1 = uniform(0.0, 1.0), u2 = uniform(0.0, 2.0 * std::numbers::pi), u3 = uniform(0.0, 2.0 * std::numbers::pi);
+    const Real u1 = uniform(0.0, 1.0), u2 = uniform(0.0, 2.0 * std::numbers::pi),
+               u3 = uniform(0.0, 2.0 * std::numbers::pi);
     def.orientation = Quat(std::sqrt(u1) * std::cos(u3), std::sqrt(1.0 - u1) * std::sin(u2),
                            std::sqrt(1.0 - u1) * std::cos(u2), std::sqrt(u1) * std::sin(u3));
     def.linearVelocity = Vec3(0.0);
