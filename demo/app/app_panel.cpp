@@ -170,6 +170,7 @@ void App::drawTolerances() {
     settings_ = kDefaults;
     settingsError_.clear();
   }
+  ImGui::PushItemWidth(105.0f);  // room for the longest key beside the field
   for (const SettingInfo& info : settingsTable()) {
     ImGui::PushID(info.key.data());
     const std::string defaultValue = settingValue(kDefaults, info);
@@ -181,6 +182,7 @@ void App::drawTolerances() {
     settingRow(info, false);
     ImGui::PopID();
   }
+  ImGui::PopItemWidth();
 }
 
 void App::drawPresets() {
