@@ -155,6 +155,7 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   std::error_code ec;
   std::filesystem::remove(crosscheckLog_, ec);
   debugView_->clearDisagreements();
+  viewerQuery_.reset();
   std::unique_ptr<Scene> scene = makeScene(*entry);
   // Settings: the defaults, then the scene's own (create may set them), then --set.
   settings_ = Settings{};
@@ -177,6 +178,14 @@ void App::restartScene() {
   // Box2D's samples keep the panel's settings over a restart; so does this.
   const Settings kept = settings_;
   const OrbitCamera camera = camera_;
+  if (viewerQuery_) {
+    // A disagreement opened in the viewer restarts as that pair, not the viewer's default one.
+    const CollideQuery query = *viewerQuery_;
+    openInViewer(query);
+    settings_ = kept;
+    camera_ = camera;
+    return;
+  }
   if (auto error = switchScene(sceneName_)) {
     std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
     return;
@@ -211,6 +220,7 @@ void App::openInViewer(const CollideQuery& query) {
   haveStats_ = false;
   homeCamera_ = camera_;
   scene_ = std::move(scene);
+  viewerQuery_ = query;
 }
 
 Ray App::mouseRay(int x, int y) const {

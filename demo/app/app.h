@@ -91,6 +91,7 @@ class App {
   std::unique_ptr<SceneContext> context_;
   std::unique_ptr<Scene> scene_;
   std::string sceneName_;
+  std::optional<CollideQuery> viewerQuery_;  ///< the pair the viewer was opened on, if any
   std::string sceneError_;
   std::string settingsError_;
   std::string presetMessage_;  ///< the last preset save/load result (an error is shown in red)
