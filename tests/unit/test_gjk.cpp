@@ -431,6 +431,17 @@ TEST_CASE("GJK boolean: same verdict as the distance GJK outside the band", "[gj
     REQUIRE(finite(warmD));
     REQUIRE(finite(warmB));
     CHECK(b.status != GjkStatus::MaxIterations);
+    // The simplex handed back is a valid warm start: 1 to 4 index pairs into the two sets.
+    for (const GjkResult* q : {&b, &warmD, &warmB}) {
+      REQUIRE(q->simplex.count >= 1);
+      REQUIRE(q->simplex.count <= 4);
+      for (int k = 0; k < q->simplex.count; ++k) {
+        CHECK(q->simplex.indexA[k] >= 0);
+        CHECK(static_cast<size_t>(q->simplex.indexA[k]) < sa.points.size());
+        CHECK(q->simplex.indexB[k] >= 0);
+        CHECK(static_cast<size_t>(q->simplex.indexB[k]) < sb.points.size());
+      }
+    }
     Real tol = precision(p);
     if (b.status == GjkStatus::Separated) {
       // Distance between the returned points, an upper bound on the true distance.

@@ -71,7 +71,8 @@ GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportS
 /// and `distance` is |pointB - pointA|: an upper bound, not the converged distance. When
 /// Intersecting, `distance` is 0 and the points are the last support pair. `simplex` is a valid
 /// warm start for either query; `warm` seeds the first direction (towards the origin from the
-/// warm simplex's closest point), else from the difference of the two frames' origins.
+/// warm simplex's closest point); without it the search starts from a point inside A - B (the
+/// midpoints of each set's first and last points), which saves a support on overlapping pairs.
 GjkResult gjkIntersect(const SupportShape& a, const Transform& xa, const SupportShape& b,
                        const Transform& xb, const Settings::Gjk& settings,
                        const GjkSimplex* warm = nullptr);
