@@ -35,6 +35,7 @@ constexpr const char* kSimHelp =
     "                         bodies and drop as many new ones, every 10 s change a setting\n"
     "                         (fixed seed); the report adds churn {added, removed,\n"
     "                         settings_changed, rss_kb {early, end, peak}, early_step,\n"
+    "                         rss_kb_per_minute [...], step_ms_median_per_minute [...],\n"
     "                         step_ms {first_10pct_median, last_10pct_median}}\n"
     "A body whose state becomes non-finite is removed and reported (nonfinite in --json,\n"
     "a line on stderr); the run then counts as non-finite. --dump writes atomically (a\n"
@@ -154,6 +155,8 @@ int runSim(Args args) {
   // Memory once the run has settled: after the first simulated minute, or a fifth of a shorter run.
   const long earlyStep = std::min<long>(std::lround(60.0 / scene->settings.dt), steps / 5);
   long earlyRss = 0;
+  std::vector<long> rssPerMinute;  // resident memory after each simulated minute (KiB)
+  const long stepsPerMinute = std::max(1L, std::lround(60.0 / scene->settings.dt));
   for (long s = 0; s < steps; ++s) {
     if (churn)
       if (auto err = churn->apply(w, s)) {
@@ -171,6 +174,7 @@ int runSim(Args args) {
     solve += st.solverMs;
     maxPen = st.maxPenetration;  // of the final state
     if (s + 1 == earlyStep) earlyRss = currentRssKb();
+    if (churn && (s + 1) % stepsPerMinute == 0) rssPerMinute.push_back(currentRssKb());
     for (BodyId id : w.bodyIds()) nan = nan || !finiteBody(w.body(id));
     if (nan) break;
   }
@@ -215,6 +219,9 @@ int runSim(Args args) {
       return 2;
     }
   }
+  std::vector<Real> minuteMedians;  // median step time of each simulated minute
+  for (size_t from = 0; churn && from + stepsPerMinute <= stepMs.size(); from += stepsPerMinute)
+    minuteMedians.push_back(medianOf(stepMs, from, from + stepsPerMinute));
   const size_t tenth = stepMs.size() / 10;
   const Real firstTenth = medianOf(stepMs, 0, tenth),
              lastTenth = medianOf(stepMs, stepMs.size() - tenth, stepMs.size());
@@ -252,6 +259,8 @@ int runSim(Args args) {
           {"settings_changed", churn->settingsChanged()},
           {"early_step", earlyStep},
           {"rss_kb", {{"early", earlyRss}, {"end", currentRssKb()}, {"peak", peakRssKb()}}},
+          {"rss_kb_per_minute", rssPerMinute},
+          {"step_ms_median_per_minute", minuteMedians},
           {"step_ms", {{"first_10pct_median", firstTenth}, {"last_10pct_median", lastTenth}}}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
