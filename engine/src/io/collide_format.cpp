@@ -20,6 +20,8 @@ void appendNumber(std::string& out, Real v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   out += buf;
+  // "-0" reads back as the integer 0: keep the sign of zero (found by fuzz_collide).
+  if (v == 0.0 && std::signbit(v)) out += ".0";
 }
 
 void appendPoints(std::string& out, std::span<const Vec3> pts) {
