@@ -141,7 +141,7 @@ TEST_CASE("bad shape files are errors naming the file and the JSON path", "[shap
       {R"({"name": "s", "points": [[0, 0, 0]], "source": 1})", "source: expected a string"},
       {R"([[0, 0, 0]])", "expected an object at the top level"},
       {R"({"name": "s", "points": [[0, 0, 0]],})", "parse error at line 1"},
-      {"", "parse error"},
+      {"", "empty file; expected a shape"},
   };
   for (const Bad& bad : cases) {
     CAPTURE(bad.text);
