@@ -7,8 +7,7 @@
 //  - the support point repeats a simplex vertex (Box2D's b2ShapeDistance) or does not improve
 //    the lower bound: |v|^2 - v.w <= tolerance |v|^2 (van den Bergen 2003, sec. 4.3.5): Separated;
 //  - boolean mode: v.w > 0 is a separating plane: Separated;
-//  - the new simplex is not strictly closer (relative to the tolerance): Separated with the
-//    better of the two estimates;
+//  - the new simplex is not strictly closer: Separated with the previous (better) estimate;
 //  - gjk.max_iterations support evaluations: MaxIterations with the best estimate so far.
 #include "tumble/gjk.h"
 
@@ -154,14 +153,13 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
       break;
     }
     sx.compact(n + 1, sub);
-    bool slow = vv - vvNew <= settings.tolerance * vv;
+    // Slow progress is not a stop: a step that barely moves v (a new vertex almost in the plane
+    // of the old ones) can come just before the support point that reaches the origin (two sets
+    // sharing a vertex, fuzz_narrowphase). The next support point decides, through the lower
+    // bound above, a repeated vertex, or no strict progress.
     v = sub.v;
     vv = vvNew;
     if (trace) record(trace, frame, sx, v, w);
-    if (slow && sx.count < 4 && !(vv <= kTouching2 * sx.maxNorm2())) {
-      status = GjkStatus::Separated;
-      break;
-    }
   }
 
   GjkResult r;
