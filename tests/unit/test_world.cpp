@@ -61,3 +61,70 @@ TEST_CASE("a box on the ground comes to rest without drift", "[world][stability]
   CHECK(glm::length(w.body(box).linearVelocity) < 1e-3);
   CHECK(allFinite(w));
 }
+
+// Slots of destroyed bodies are reused with a new generation: ids stay unambiguous and a world
+// with bodies added and removed keeps a bounded size (the long run of tumble-cli sim --churn).
+TEST_CASE("destroyed bodies' slots are reused and their old ids stay dead", "[world]") {
+  World w{Settings{}};
+  addGround(w);
+  std::vector<BodyId> ids;
+  for (int i = 0; i < 10; ++i) ids.push_back(addBox(w, Vec3(2.0 * i, 1.0, 0.0)));
+  const int slots = ids.back().index + 1;
+  const BodyId old = ids[3];
+  w.destroyBody(old);
+  CHECK_FALSE(w.isAlive(old));
+  const BodyId fresh = addBox(w, Vec3(0.0, 5.0, 3.0), Vec3(0.25));
+  CHECK(fresh.index == old.index);
+  CHECK(fresh.generation == old.generation + 1);
+  CHECK(fresh != old);
+  CHECK(w.isAlive(fresh));
+  CHECK_FALSE(w.isAlive(old));
+  CHECK(w.body(fresh).center.y == 5.0);
+  w.destroyBody(old);  // a stale id leaves the slot's new body alone
+  CHECK(w.isAlive(fresh));
+  CHECK(w.bodyCount() == 11);
+
+  // Churn: remove the oldest dynamic body, add one, step; the slot count never grows.
+  for (int step = 0; step < 600; ++step) {
+    auto live = w.bodyIds();
+    const BodyId victim = live[1 + step % (live.size() - 1)];  // never the ground (slot 0)
+    w.destroyBody(victim);
+    const BodyId added = addBox(w, Vec3(0.1 * (step % 40), 4.0, 0.0));
+    CHECK(added.index == victim.index);
+    REQUIRE_FALSE(w.step());
+    REQUIRE(allFinite(w));
+  }
+  int maxIndex = 0;
+  for (BodyId id : w.bodyIds()) maxIndex = std::max(maxIndex, id.index);
+  CHECK(maxIndex < slots);
+  CHECK(w.bodyCount() == 11);
+}
+
+// Removing a body wakes what rested on it: a sleeping box on a sleeping box, and a sleeping box
+// on a static slab, both fall once their support is gone.
+TEST_CASE("destroying a support wakes the bodies that rested on it", "[world][sleep]") {
+  World w{Settings{}};
+  const BodyId ground = addGround(w);
+  const BodyId bottom = addBox(w, Vec3(0.0, 0.5, 0.0));
+  const BodyId top = addBox(w, Vec3(0.0, 1.5, 0.0));
+  BodyDef slabDef;
+  slabDef.type = BodyType::Static;
+  slabDef.shape = boxHull(Vec3(1.0, 0.1, 1.0));
+  slabDef.position = Vec3(5.0, 2.0, 0.0);
+  const BodyId slab = *w.createBody(slabDef);
+  const BodyId onSlab = addBox(w, Vec3(5.0, 2.6, 0.0));
+  for (int i = 0; i < 600 && (w.body(top).awake || w.body(onSlab).awake); ++i)
+    REQUIRE_FALSE(w.step());
+  REQUIRE_FALSE(w.body(top).awake);
+  REQUIRE_FALSE(w.body(onSlab).awake);
+
+  w.destroyBody(bottom);
+  w.destroyBody(slab);
+  CHECK(w.body(top).awake);
+  CHECK(w.body(onSlab).awake);
+  const Real topY = w.body(top).center.y, slabY = w.body(onSlab).center.y;
+  for (int i = 0; i < 30; ++i) REQUIRE_FALSE(w.step());
+  CHECK(w.body(top).center.y < topY - 0.5);     // fell towards the ground
+  CHECK(w.body(onSlab).center.y < slabY - 0.5);  // fell past where the slab was
+  CHECK(w.isAlive(ground));
+}

@@ -85,8 +85,8 @@ TEST_CASE("broad-phase pairs equal brute force throughout a simulation",
     for (size_t a = 0; a < proxies.size(); ++a)
       for (size_t b = a + 1; b < proxies.size(); ++b) {
         const int pa = std::min(proxies[a], proxies[b]), pb = std::max(proxies[a], proxies[b]);
-        const Body& ba = w->body(BodyId{bp.tree().userData(pa)});
-        const Body& bb = w->body(BodyId{bp.tree().userData(pb)});
+        const Body& ba = w->body(w->idAt(bp.tree().userData(pa)));
+        const Body& bb = w->body(w->idAt(bp.tree().userData(pb)));
         if (!ba.isDynamic() && !bb.isDynamic()) continue;
         if (bp.tree().fatAabb(pa).overlaps(bp.tree().fatAabb(pb))) expected.push_back({pa, pb});
       }

@@ -13,10 +13,12 @@ namespace tumble {
 /// pushed by contacts; dynamic bodies respond to gravity, forces and contacts.
 enum class BodyType { Static, Kinematic, Dynamic };
 
-/// A handle to a body of a World. Valid until the body is destroyed; never reused while the
-/// World lives (indices grow).
+/// A handle to a body of a World. A destroyed body's slot (index) is reused by a later
+/// createBody, with the next generation: an id kept past its body's destruction is then not
+/// alive (World::isAlive) rather than naming the new body.
 struct BodyId {
   int index = -1;
+  uint32_t generation = 0;
   bool valid() const { return index >= 0; }
   friend bool operator==(BodyId, BodyId) = default;
   friend auto operator<=>(BodyId, BodyId) = default;
@@ -67,6 +69,7 @@ struct Body {
   int sleepIsland = -1;  ///< the island the body fell asleep with (-1 when awake)
   int proxy = -1;        ///< broad-phase proxy
   bool alive = false;
+  uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
   uint64_t userData = 0;
 
   /// The shape's frame: x_world = rotation * x_local + origin.

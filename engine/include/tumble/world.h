@@ -74,7 +74,9 @@ class World {
   void destroyBody(BodyId id);
   bool isAlive(BodyId id) const;
   const Body& body(BodyId id) const { return bodies_[id.index]; }
-  /// Live body ids in creation order.
+  /// The id of the body now in slot `index` (for indices from the broad-phase or debug draw).
+  BodyId idAt(int index) const { return {index, bodies_[index].generation}; }
+  /// Live body ids in slot order (creation order until a slot is reused).
   std::vector<BodyId> bodyIds() const;
   int bodyCount() const { return liveBodies_; }
 
@@ -138,6 +140,7 @@ class World {
   bool haveLastSettings_ = false;
   std::vector<Body> bodies_;
   std::vector<Aabb> boxes_;  // per body: tight box grown by half the speculative margin and reach
+  std::vector<int> freeSlots_;  ///< slots of destroyed bodies, reused last-freed first
   int liveBodies_ = 0;
   BroadPhase broadPhase_;
   std::vector<Manifold> manifolds_;

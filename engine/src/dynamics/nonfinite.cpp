@@ -31,7 +31,7 @@ std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
   for (size_t i = 0; i < bodies.size(); ++i) {
     if (!bodies[i].alive) continue;
     if (const char* what = firstNonFinite(bodies[i])) {
-      events.push_back({BodyId{static_cast<int>(i)}, step, what});
+      events.push_back({BodyId{static_cast<int>(i), bodies[i].generation}, step, what});
       bad.push_back(static_cast<int>(i));
     }
   }

@@ -59,11 +59,22 @@ Aabb World::bodyAabb(const Body& b) const {
 Expected<BodyId> World::createBody(const BodyDef& def) {
   Expected<Body> made = makeBody(def);
   if (!made) return Expected<BodyId>::failure(made.error());
-  const BodyId id{static_cast<int>(bodies_.size())};
-  bodies_.push_back(std::move(*made));
-  Body& b = bodies_.back();
+  // A freed slot first (deterministic: the last one freed), so that a world with bodies added
+  // and removed for hours keeps a bounded size (tumble-cli sim --churn).
+  BodyId id;
+  if (!freeSlots_.empty()) {
+    id.index = freeSlots_.back();
+    freeSlots_.pop_back();
+    id.generation = bodies_[id.index].generation;
+    bodies_[id.index] = std::move(*made);
+    bodies_[id.index].generation = id.generation;
+  } else {
+    id.index = static_cast<int>(bodies_.size());
+    bodies_.push_back(std::move(*made));
+    boxes_.resize(bodies_.size());
+  }
+  Body& b = bodies_[id.index];
   const Real grow = 0.5 * settings_.contact.speculativeMargin;
-  boxes_.resize(bodies_.size());
   boxes_[id.index] = bodyAabb(b).fattened(grow);
   b.proxy = broadPhase_.createProxy(boxes_[id.index], settings_.broadphase.aabbMargin, id.index);
   ++liveBodies_;
@@ -71,25 +82,33 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
 }
 
 void World::destroyBody(BodyId id) {
+  if (!isAlive(id)) return;
+  // What rested on the body must not hang in the air asleep: wake its island (everything it
+  // touched, transitively, when it slept) and whatever it touches now (a static body's sleepers).
+  if (bodies_[id.index].sleepIsland >= 0) wakeIsland(bodies_[id.index].sleepIsland);
+  for (const Manifold& m : manifolds_)
+    if (m.a == id || m.b == id) wake(m.a == id ? m.b : m.a);
   Body& b = bodies_[id.index];
-  if (!b.alive) return;
   broadPhase_.destroyProxy(b.proxy);
   std::erase_if(manifolds_, [&](const Manifold& m) { return m.a == id || m.b == id; });
   for (auto& d : drags_)
     if (d && d->body == id.index) d.reset();
-  if (b.sleepIsland >= 0) std::erase(sleepingIslands_[b.sleepIsland], id.index);
+  const uint32_t generation = b.generation + 1;
   b = Body{};
+  b.generation = generation;
+  freeSlots_.push_back(id.index);
   --liveBodies_;
 }
 
 bool World::isAlive(BodyId id) const {
-  return id.index >= 0 && id.index < static_cast<int>(bodies_.size()) && bodies_[id.index].alive;
+  return id.index >= 0 && id.index < static_cast<int>(bodies_.size()) &&
+         bodies_[id.index].alive && bodies_[id.index].generation == id.generation;
 }
 
 std::vector<BodyId> World::bodyIds() const {
   std::vector<BodyId> ids;
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i)
-    if (bodies_[i].alive) ids.push_back({i});
+    if (bodies_[i].alive) ids.push_back(idAt(i));
   return ids;
 }
 
@@ -167,7 +186,7 @@ void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point
 std::optional<std::string> World::step() {
   if (auto err = validate(settings_)) return err;
   const auto t0 = Clock::now();
-  for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(BodyId{i});
+  for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
   const Settings s = settings_;
   if (haveLastSettings_ && !settingsEqual(s, lastSettings_)) {
     for (auto& [island, members] : std::map<int, std::vector<int>>(sleepingIslands_))
@@ -192,7 +211,7 @@ std::optional<std::string> World::step() {
   for (int k = 0; k < s.solver.substeps; ++k) substep(h, s);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
 
-  for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(BodyId{i});
+  for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
   const auto ti = Clock::now();
   updateSleep(s.dt, s);
   stats_.islandsMs = msSince(ti);
@@ -235,7 +254,7 @@ void World::substep(Real h, const Settings& s) {
   drags.clear();
   for (auto& d : drags_)
     if (d && bodies_[d->body].alive) {
-      wake(BodyId{d->body});
+      wake(idAt(d->body));
       drags.push_back(d.get());
     }
   ContactSolver& solver = *solver_;
@@ -316,8 +335,8 @@ void World::updateContacts(Real h, const Settings& s) {
       continue;
     }
     Manifold& m = next.emplace_back();  // built in place: a manifold is ~700 bytes
-    m.a = BodyId{ia};
-    m.b = BodyId{ib};
+    m.a = idAt(ia);
+    m.b = idAt(ib);
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
     if (!boxes_[ia].overlaps(boxes_[ib])) {

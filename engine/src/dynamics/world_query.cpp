@@ -60,7 +60,7 @@ RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
     if (best.hit && (t > best.fraction || (t == best.fraction && index > best.body.index)))
       return ray.maxFraction;
     best.hit = true;
-    best.body = BodyId{index};
+    best.body = idAt(index);
     best.fraction = t;
     best.point = ray.origin + t * ray.direction;
     best.normal = xf.rotate(n);
@@ -92,7 +92,7 @@ void World::setDragTarget(DragId drag, const Vec3& target) {
   if (drag.index < 0 || drag.index >= static_cast<int>(drags_.size()) || !drags_[drag.index])
     return;
   drags_[drag.index]->target = target;
-  wake(BodyId{drags_[drag.index]->body});
+  wake(idAt(drags_[drag.index]->body));
 }
 
 void World::destroyDrag(DragId drag) {
@@ -135,7 +135,7 @@ void World::debugDraw(DebugDraw& draw, const DebugDrawFlags& flags) const {
       const Body& b = bodies_[i];
       if (!b.alive) continue;
       const int island = i < static_cast<int>(islandOf_.size()) ? islandOf_[i] : -1;
-      draw.drawBody(BodyId{i}, b, b.transform(), b.isDynamic() && !b.awake, island);
+      draw.drawBody(idAt(i), b, b.transform(), b.isDynamic() && !b.awake, island);
     }
   if (flags.aabbs || flags.treeNodes)
     broadPhase_.tree().forEachNode([&](const Aabb& box, int depth, bool leaf) {
