@@ -124,7 +124,7 @@ TEST_CASE("destroying a support wakes the bodies that rested on it", "[world][sl
   CHECK(w.body(onSlab).awake);
   const Real topY = w.body(top).center.y, slabY = w.body(onSlab).center.y;
   for (int i = 0; i < 30; ++i) REQUIRE_FALSE(w.step());
-  CHECK(w.body(top).center.y < topY - 0.5);     // fell towards the ground
+  CHECK(w.body(top).center.y < topY - 0.5);      // fell towards the ground
   CHECK(w.body(onSlab).center.y < slabY - 0.5);  // fell past where the slab was
   CHECK(w.isAlive(ground));
 }

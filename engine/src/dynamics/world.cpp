@@ -101,8 +101,8 @@ void World::destroyBody(BodyId id) {
 }
 
 bool World::isAlive(BodyId id) const {
-  return id.index >= 0 && id.index < static_cast<int>(bodies_.size()) &&
-         bodies_[id.index].alive && bodies_[id.index].generation == id.generation;
+  return id.index >= 0 && id.index < static_cast<int>(bodies_.size()) && bodies_[id.index].alive &&
+         bodies_[id.index].generation == id.generation;
 }
 
 std::vector<BodyId> World::bodyIds() const {
