@@ -4,18 +4,13 @@
 ///
 /// Tolerance band. Neither method can tell touching from a hair's breadth apart, so a pair whose
 /// GJK distance (separated) or EPA depth (intersecting) is at most
-///   band = h * max(16 sqrt(eps), 2 sqrt(3) lp.epsilon, 100 gjk.tolerance)
+///   band = h * max(1e-9, 2 sqrt(3) lp.epsilon, 100 gjk.tolerance)
 /// counts as agreeing whatever the verdicts say. h is the LP's normalising length (half the largest
 /// side of the bounding box of both sets, `LpResult::scale`), the size all relative tolerances
-/// refer to. The LP term: an LP "intersect" allows a gap of up to sqrt(3) lp.epsilon h (lp.h).
-/// The GJK terms: GJK stops when its relative progress falls under gjk.tolerance; and it works
-/// with squared lengths, so near contact its distance has a floor of about sqrt(c eps) |w| (eps
-/// the machine epsilon, |w| the simplex size, c the conditioning of the simplex): when the
-/// origin lies on a face of A - B whose simplex has a far vertex, each step improves |v|^2 by
-/// about |v|^4 / |w|^2, which drops under the rounding of |v|^2 there. fuzz_narrowphase found
-/// such a sliver (a triangle 1020 m long, two sets sharing a vertex) where GJK stalls at
-/// 7.3e-5 m = 1.4e-7 h for a true distance of 0; 16 sqrt(eps) = 2.4e-7 covers it. With the
-/// default settings the band is 2.4e-7 h (0.24 micrometre for a 1 m body).
+/// refer to. The LP term: an LP "intersect" allows a gap of up to sqrt(3) lp.epsilon h (lp.h);
+/// the GJK term: GJK stops when its relative progress falls under gjk.tolerance, so its distance
+/// near contact is uncertain by a small multiple of gjk.tolerance times the size. With the default
+/// settings the band is 1e-8 h.
 
 #include <cstdint>
 #include <cstdio>

@@ -4,10 +4,12 @@
 // Termination, each with its own status path:
 //  - the simplex encloses the origin (4 points), or the closest point is the origin up to
 //    rounding relative to the simplex size: Intersecting;
-//  - the support point repeats a simplex vertex (Box2D's b2ShapeDistance) or does not improve
-//    the lower bound: |v|^2 - v.w <= tolerance |v|^2 (van den Bergen 2003, sec. 4.3.5): Separated;
+//  - the support point does not improve the lower bound: |v|^2 - v.w <= tolerance |v|^2 (van den
+//    Bergen 2003, sec. 4.3.5): Separated;
+//  - the support point repeats a simplex vertex (Box2D's b2ShapeDistance) or the new simplex is
+//    not strictly closer, even after asking again with a tilted direction (ties on the
+//    supporting plane): Separated with the previous estimate;
 //  - boolean mode: v.w > 0 is a separating plane: Separated;
-//  - the new simplex is not strictly closer: Separated with the previous (better) estimate;
 //  - gjk.max_iterations support evaluations: MaxIterations with the best estimate so far.
 #include "tumble/gjk.h"
 
@@ -26,6 +28,10 @@ using detail::SubSimplex;
 
 // |v|^2 below this fraction of the largest simplex |w|^2 is the origin itself (touching).
 constexpr Real kTouching2 = 1e-28;
+// A stalled query asks for another support with the direction turned by about this angle (rad)
+// away from the stalling point, at most kMaxTilts times.
+constexpr Real kTilt = 1e-3;
+constexpr int kMaxTilts = 4;
 
 // Only the Minkowski points and their index pairs are kept; the witnesses are rebuilt from the
 // indices once at the end (less to copy in the hot loop).
@@ -122,6 +128,7 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
 
   GjkStatus status = GjkStatus::MaxIterations;
   int iterations = 0;
+  int tilts = 0;
   for (;;) {
     if (sx.count == 4 || vv <= kTouching2 * sx.maxNorm2()) {
       status = GjkStatus::Intersecting;
@@ -138,17 +145,46 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
       status = GjkStatus::Separated;
       break;
     }
-    if (sx.contains(ia, ib) || vv - vw <= settings.tolerance * vv) {
+    if (vv - vw <= settings.tolerance * vv) {
       status = GjkStatus::Separated;
       break;
     }
 
-    int n = sx.count;
-    sx.set(n, w, ia, ib);  // slot n is free: count stays n until the new simplex is accepted
-    detail::closestOnSimplex(sx.w, n + 1, sub);
-    Real vvNew = glm::dot(sub.v, sub.v);
-    if (!(vvNew < vv)) {
-      // No strict progress: rounding has the last word; keep the previous simplex.
+    const int n = sx.count;
+    Real vvNew = vv;
+    bool stalled = sx.contains(ia, ib);
+    if (!stalled) {
+      sx.set(n, w, ia, ib);  // slot n is free: count stays n until the new simplex is accepted
+      detail::closestOnSimplex(sx.w, n + 1, sub);
+      vvNew = glm::dot(sub.v, sub.v);
+      stalled = !(vvNew < vv);
+    }
+    // A stall (a repeated vertex, or no strict progress in floating point) while the lower bound
+    // is still open. With the origin on a face of A - B and a far simplex vertex, each step gains
+    // only about |v|^4 / |w|^2, under the rounding of |v|^2, and GJK would stop short (fuzz:
+    // two sets sharing a vertex, stuck at 2.9e-4 m for a true 0). The support is then usually
+    // one of several tied points on the supporting plane, and another of them makes progress:
+    // ask again with the direction tilted away from w, a few times per query at most.
+    if (stalled && tilts < kMaxTilts) {
+      ++tilts;
+      const Vec3 away = w - v;
+      const Real aa = glm::dot(away, away);
+      if (aa > 0.0) {
+        frame.supportIndices(-v / std::sqrt(vv) - (kTilt / std::sqrt(aa)) * away);
+        const int ja = frame.hintA(), jb = frame.hintB();
+        if ((ja != ia || jb != ib) && !sx.contains(ja, jb)) {
+          ia = ja;
+          ib = jb;
+          w = frame.difference(ia, ib);
+          sx.set(n, w, ia, ib);
+          detail::closestOnSimplex(sx.w, n + 1, sub);
+          vvNew = glm::dot(sub.v, sub.v);
+          stalled = !(vvNew < vv);
+        }
+      }
+    }
+    if (stalled) {
+      // Rounding has the last word; keep the previous simplex.
       status = GjkStatus::Separated;
       break;
     }
