@@ -239,6 +239,11 @@ TEST_CASE("GJK: point sets sharing a vertex are at distance 0", "[gjk][fuzz]") {
                                     {-512, -511.734375, 132}};
   CHECK(gjkDistance(shapeOf(aTies), {}, shapeOf(bTies), {}, settings).distance <= 1e-9);
   CHECK(gjkDistance(shapeOf(aTies2), {}, shapeOf(bTies2), {}, settings).distance <= 1e-9);
+  // The same with A's third point moved so that a tilt of 1e-3 rad changes A's support too: the
+  // tie must be broken by a smaller tilt first.
+  std::vector<Vec3> aTies3 = aTies2;
+  aTies3[2] = {511.984375, -511.25, -512};
+  CHECK(gjkDistance(shapeOf(aTies3), {}, shapeOf(bTies2), {}, settings).distance <= 1e-9);
   std::mt19937_64 rng(0x5aa3edull);
   std::uniform_int_distribution<int> grid(-512 * 64, 512 * 64), count(1, 6), kind(0, 3);
   std::uniform_int_distribution<int> small(-128, 128), large(-1024 * 64, 1024 * 64);

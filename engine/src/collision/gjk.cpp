@@ -28,10 +28,12 @@ using detail::SubSimplex;
 
 // |v|^2 below this fraction of the largest simplex |w|^2 is the origin itself (touching).
 constexpr Real kTouching2 = 1e-28;
-// A stalled query asks for another support with the direction turned by about this angle (rad)
-// away from the stalling point, at most kMaxTilts times.
-constexpr Real kTilt = 1e-3;
-constexpr int kMaxTilts = 4;
+// A stalled query asks for another support with the direction turned away from the stalling
+// point by these angles (rad) in turn: the first only breaks exact ties, the others reach near
+// ties. At most kMaxTilts such requests per query.
+constexpr Real kTilt[] = {1e-9, 1e-6, 1e-3};
+constexpr int kTilts = 3;
+constexpr int kMaxTilts = 8;
 
 // Only the Minkowski points and their index pairs are kept; the witnesses are rebuilt from the
 // indices once at the end (less to copy in the hot loop).
@@ -164,23 +166,20 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
     // only about |v|^4 / |w|^2, under the rounding of |v|^2, and GJK would stop short (fuzz:
     // two sets sharing a vertex, stuck at 2.9e-4 m for a true 0). The support is then usually
     // one of several tied points on the supporting plane, and another of them makes progress:
-    // ask again with the direction tilted away from w, a few times per query at most.
-    if (stalled && tilts < kMaxTilts) {
+    // ask again with the direction tilted away from w (kTilt), a few times per query at most.
+    const Vec3 away = w - v;
+    const Real aa = glm::dot(away, away);
+    for (int t = 0; stalled && t < kTilts && tilts < kMaxTilts && aa > 0.0; ++t) {
       ++tilts;
-      const Vec3 away = w - v;
-      const Real aa = glm::dot(away, away);
-      if (aa > 0.0) {
-        frame.supportIndices(-v / std::sqrt(vv) - (kTilt / std::sqrt(aa)) * away);
-        const int ja = frame.hintA(), jb = frame.hintB();
-        if ((ja != ia || jb != ib) && !sx.contains(ja, jb)) {
-          ia = ja;
-          ib = jb;
-          w = frame.difference(ia, ib);
-          sx.set(n, w, ia, ib);
-          detail::closestOnSimplex(sx.w, n + 1, sub);
-          vvNew = glm::dot(sub.v, sub.v);
-          stalled = !(vvNew < vv);
-        }
+      frame.supportIndices(-v / std::sqrt(vv) - (kTilt[t] / std::sqrt(aa)) * away);
+      const int ja = frame.hintA(), jb = frame.hintB();
+      if ((ja == ia && jb == ib) || sx.contains(ja, jb)) continue;
+      sx.set(n, frame.difference(ja, jb), ja, jb);
+      detail::closestOnSimplex(sx.w, n + 1, sub);
+      vvNew = glm::dot(sub.v, sub.v);
+      if (vvNew < vv) {
+        stalled = false;
+        w = sx.w[n];  // for the trace
       }
     }
     if (stalled) {
