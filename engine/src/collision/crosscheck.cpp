@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "tumble/collide_format.h"
@@ -12,8 +13,10 @@
 namespace tumble {
 
 Real crossCheckBand(Real scale, const Settings& settings) {
-  const Real rel =
-      std::max({1e-9, 2.0 * std::sqrt(3.0) * settings.lp.epsilon, 100.0 * settings.gjk.tolerance});
+  // 16 sqrt(eps) = 2.4e-7: GJK's floor near contact (crosscheck.h).
+  const Real rootEps = std::sqrt(std::numeric_limits<Real>::epsilon());
+  const Real rel = std::max(
+      {16.0 * rootEps, 2.0 * std::sqrt(3.0) * settings.lp.epsilon, 100.0 * settings.gjk.tolerance});
   return scale * rel;
 }
 
