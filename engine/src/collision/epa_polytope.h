@@ -86,7 +86,6 @@ class EpaPolytope {
   int vertexCount_ = 0;
   int faceCount_ = 0;
   int pass_ = 0;
-  bool walkFailed_ = false;
 };
 
 }  // namespace tumble::detail
