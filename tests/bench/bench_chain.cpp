@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "tumble/chain.h"
@@ -116,12 +118,48 @@ void BM_FoldPiWalk(benchmark::State& state) {
 }
 BENCHMARK(BM_FoldPiWalk)->Unit(benchmark::kMillisecond);
 
+// Keeps each benchmark's CPU time (the median when repeated) for the summary printed at the end.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "median") continue;
+      ms_[r.run_name.str()] = r.GetAdjustedCPUTime();  // in the benchmark's unit: ms
+    }
+  }
+  void printSummary() const {
+    std::printf(
+        "\nSelf-intersection query, CPU ms (median when repeated); target speed-up >= 50 at "
+        "10000\n%-9s %12s %12s %9s\n",
+        "segments", "hierarchy", "all-pairs", "speed-up");
+    for (const char* n : {"1000", "10000"}) {
+      auto fast = ms_.find(std::string("BM_SelfQueryHierarchy/") + n);
+      auto slow = ms_.find(std::string("BM_SelfQueryAllPairs/") + n);
+      if (fast == ms_.end() || slow == ms_.end()) continue;
+      std::printf("%-9s %12.3f %12.3f %9.1f\n", n, fast->second, slow->second,
+                  slow->second / fast->second);
+    }
+    std::printf("\nPi fold at the middle joint of 1000 segments, CPU ms; target < 5\n");
+    for (const char* b : {"BM_FoldPiStraight", "BM_FoldPiHelix", "BM_FoldPiWalk"}) {
+      auto t = ms_.find(b);
+      if (t != ms_.end()) std::printf("%-18s %8.3f\n", b + 3, t->second);
+    }
+  }
+
+ private:
+  std::map<std::string, double> ms_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   checkSameAnswers(randomWalk(10000, 7));
   benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  reporter.printSummary();
   benchmark::Shutdown();
   return 0;
 }
