@@ -118,7 +118,7 @@ int runChain(Args args) {
       }
       if (auto err = setSettingAssignment(settings, assignment)) {
         std::fprintf(stderr, "chain: --set %s: %s\n", assignment.c_str(), err->c_str());
-        return 1;
+        return 2;  // bad input, as sim (README: exit status)
       }
       continue;
     }

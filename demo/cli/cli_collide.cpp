@@ -87,7 +87,7 @@ int runCollide(Args args) {
       }
       if (auto err = setSettingAssignment(settings, assignment)) {
         std::fprintf(stderr, "collide: --set %s: %s\n", assignment.c_str(), err->c_str());
-        return 1;
+        return 2;  // bad input, as sim (README: exit status)
       }
       continue;
     }
