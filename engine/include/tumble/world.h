@@ -70,7 +70,8 @@ class World {
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10] or
   /// restitution outside [0, 1].
   Expected<BodyId> createBody(const BodyDef& def);
-  /// Removes a body and its contacts and drags. Precondition: the id is live.
+  /// Removes a body with its contacts and drags, and wakes what it touched or slept with (so
+  /// nothing stays asleep on a support that is gone). A dead or stale id does nothing.
   void destroyBody(BodyId id);
   bool isAlive(BodyId id) const;
   const Body& body(BodyId id) const { return bodies_[id.index]; }

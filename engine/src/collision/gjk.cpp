@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "collision/gjk_boolean.h"
 #include "collision/gjk_pair.h"
@@ -32,7 +33,7 @@ constexpr Real kTouching2 = 1e-28;
 // point by these angles (rad) in turn: the first only breaks exact ties, the others reach near
 // ties. At most kMaxTilts such requests per query.
 constexpr Real kTilt[] = {1e-9, 1e-6, 1e-3};
-constexpr int kTilts = 3;
+constexpr int kTilts = static_cast<int>(std::size(kTilt));
 constexpr int kMaxTilts = 8;
 
 // Only the Minkowski points and their index pairs are kept; the witnesses are rebuilt from the
@@ -167,19 +168,21 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
     // two sets sharing a vertex, stuck at 2.9e-4 m for a true 0). The support is then usually
     // one of several tied points on the supporting plane, and another of them makes progress:
     // ask again with the direction tilted away from w (kTilt), a few times per query at most.
-    const Vec3 away = w - v;
-    const Real aa = glm::dot(away, away);
-    for (int t = 0; stalled && t < kTilts && tilts < kMaxTilts && aa > 0.0; ++t) {
-      ++tilts;
-      frame.supportIndices(-v / std::sqrt(vv) - (kTilt[t] / std::sqrt(aa)) * away);
-      const int ja = frame.hintA(), jb = frame.hintB();
-      if ((ja == ia && jb == ib) || sx.contains(ja, jb)) continue;
-      sx.set(n, frame.difference(ja, jb), ja, jb);
-      detail::closestOnSimplex(sx.w, n + 1, sub);
-      vvNew = glm::dot(sub.v, sub.v);
-      if (vvNew < vv) {
-        stalled = false;
-        w = sx.w[n];  // for the trace
+    if (stalled) {
+      const Vec3 away = w - v;
+      const Real aa = glm::dot(away, away);
+      for (int t = 0; stalled && t < kTilts && tilts < kMaxTilts && aa > 0.0; ++t) {
+        ++tilts;
+        frame.supportIndices(-v / std::sqrt(vv) - (kTilt[t] / std::sqrt(aa)) * away);
+        const int ja = frame.hintA(), jb = frame.hintB();
+        if ((ja == ia && jb == ib) || sx.contains(ja, jb)) continue;
+        sx.set(n, frame.difference(ja, jb), ja, jb);
+        detail::closestOnSimplex(sx.w, n + 1, sub);
+        vvNew = glm::dot(sub.v, sub.v);
+        if (vvNew < vv) {
+          stalled = false;
+          w = sx.w[n];  // for the trace
+        }
       }
     }
     if (stalled) {
