@@ -84,7 +84,7 @@ TEST_CASE("destroyed bodies' slots are reused and their old ids stay dead", "[wo
   CHECK(w.isAlive(fresh));
   CHECK(w.bodyCount() == 11);
 
-  // Churn: remove the oldest dynamic body, add one, step; the slot count never grows.
+  // Churn: remove a dynamic body (each in turn), add one, step; the slot count never grows.
   for (int step = 0; step < 600; ++step) {
     auto live = w.bodyIds();
     const BodyId victim = live[1 + step % (live.size() - 1)];  // never the ground (slot 0)
