@@ -209,6 +209,35 @@ TEST_CASE("EPA: touching and flat cases give depth 0 and a unit normal", "[epa]"
   }
 }
 
+TEST_CASE("EPA: a box barely into a large ground keeps the face it checked", "[epa]") {
+  // Recorded in the 2000-box heap (seed 1, step 201): GJK, warm-started from the last step's
+  // simplex, ends on four corners of the ground's top face against the cube's lowest corner, a
+  // tetrahedron 6e-6 m thin and 200 m wide with faces near the origin on both sides. EPA checks
+  // the upward face against a support point; picking the downward one for its better witnesses
+  // gave a -y normal, and the manifold then put the cube 3 m into the ground.
+  const std::vector<Vec3> ground = box({100.0, 1.0, 100.0});
+  const std::vector<Vec3> cube = box({0.5, 0.5, 0.5});
+  const Transform xa{Vec3{0.0, -1.0, 0.0}, Quat{1.0, 0.0, 0.0, 0.0}};
+  const Transform xb{Vec3{-7.0645780455543417, 0.5852765412550307, 10.417221140725514},
+                     Quat{-0.55451325015442121, 0.44251089687657447, 0.53548339319675542,
+                          -0.45821031978684096}};
+  GjkSimplex warm;
+  warm.count = 3;
+  const int ia[3] = {6, 3, 7};
+  for (int k = 0; k < 3; ++k) warm.indexA[k] = ia[k], warm.indexB[k] = 4;
+  const GjkResult g = gjkDistance(shapeOf(ground), xa, shapeOf(cube), xb, Settings::Gjk{}, &warm);
+  REQUIRE(g.intersecting());
+  const EpaResult e = epaPenetration(shapeOf(ground), xa, shapeOf(cube), xb, Settings::Epa{}, g);
+  REQUIRE(finiteUnit(e));
+  // Independent: the ground's top face is y = 0 and the least overlap is the cube's lowest corner
+  // below it (the sides of the ground are 90 m away).
+  Real lowest = 1e300;
+  for (const Vec3& v : cube) lowest = std::min(lowest, xb.apply(v).y);
+  REQUIRE(lowest < 0.0);
+  CHECK_THAT(e.normal.y, Catch::WithinAbs(1.0, 1e-9));
+  CHECK_THAT(e.depth, Catch::WithinAbs(-lowest, 1e-9));
+}
+
 TEST_CASE("EPA: grows GJK simplices of 1, 2 and 3 points", "[epa]") {
   Settings settings;
   // A box and a copy shifted so that vertex 0 of each coincides: GJK stops on its start vertex.

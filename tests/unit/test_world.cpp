@@ -1,6 +1,7 @@
 // World basics: bodies, mass properties, free fall, a box at rest on the ground.
 #include <catch2/catch.hpp>
 
+#include "collision/manifold.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
@@ -127,4 +128,36 @@ TEST_CASE("destroying a support wakes the bodies that rested on it", "[world][sl
   CHECK(w.body(top).center.y < topY - 0.5);      // fell towards the ground
   CHECK(w.body(onSlab).center.y < slabY - 0.5);  // fell past where the slab was
   CHECK(w.isAlive(ground));
+}
+
+TEST_CASE("A box touching a large ground at a point gets the ground's normal, not a side's",
+          "[world][manifold]") {
+  // Recorded in the 2000-box heap (seed 1, step 214): GJK, warm-started from the last step's
+  // simplex, finds the cube 1.8e-12 m above the ground, too close for its witnesses to give a
+  // direction. The old fallback took the direction between the centres, which from a 200 m ground
+  // points at its side: a contact 90.7 m deep that threw the cube sideways.
+  World w{Settings{}};
+  const BodyId ground = addGround(w, 100.0);
+  const Quat q(-0.18953649556587257, -4.4670316000408693e-11, -0.98187367662475211,
+               -2.1065722563301774e-12);
+  const BodyId cube =
+      addBox(w, Vec3(7.7168403143828392, 0.49999999995573474, -16.496952086108649), Vec3(0.5),
+             0.5, 0.0, q);
+  Manifold previous;
+  const int ia[4] = {3, 6, 2, 7}, ib[4] = {1, 1, 4, 4};
+  previous.cache.count = 4;
+  for (int k = 0; k < 4; ++k) previous.cache.indexA[k] = ia[k], previous.cache.indexB[k] = ib[k];
+  Manifold m;
+  NarrowPhaseCounters counters;
+  const Settings s;
+  collideBodies(w.body(ground), w.body(cube), s, s.contact.speculativeMargin, &previous, m,
+                counters);
+  // Independent: the ground's top face is y = 0, so the contact is the cube's lowest corners.
+  Real lowest = 1e300;
+  for (const Vec3& v : w.body(cube).shape->vertices())
+    lowest = std::min(lowest, w.body(cube).transform().apply(v).y);
+  REQUIRE(m.pointCount > 0);
+  CHECK_THAT(m.normal.y, WithinAbs(1.0, 1e-9));
+  for (int k = 0; k < m.pointCount; ++k)
+    CHECK_THAT(m.points[k].separation, WithinAbs(lowest, 1e-6));
 }

@@ -198,7 +198,19 @@ EpaResult runEpa(const SupportShape& a, const Transform& xa, const SupportShape&
     best = poly.closestFace();
   }
 
-  best = poly.refineClosest(best, std::max(settings.tolerance, 1e-12) * size);
+  // A face within rounding of the closest one whose projection of the origin falls inside it gives
+  // better witnesses, but only if it is a face of A - B too: a flat start tetrahedron (a box
+  // resting on a large ground) has two faces near the origin with opposite normals, and only the
+  // one the loop checked against a support point is known to bound A - B. The other is taken
+  // when the support along its normal is within the tolerance of it.
+  const Real eps = std::max(settings.tolerance, 1e-12) * size;
+  const int refined = poly.refineClosest(best, eps);
+  if (refined != best) {
+    const EpaFace& alt = poly.face(refined);
+    poly.faceHints(refined, frame);
+    const MinkowskiVertex m = frame.support(alt.normal);
+    if (glm::dot(m.w, alt.normal) - alt.distance <= eps) best = refined;
+  }
   const EpaFace& f = poly.face(best);
   EpaResult r;
   r.status = status;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "tumble/epa.h"
@@ -185,6 +186,33 @@ void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexH
   }
 }
 
+// max over the hull's vertices of dot(world vertex, dir).
+Real supportValue(const ConvexHull& hull, const Transform& x, const Vec3& dir) {
+  const Vec3 local = x.rotateInverse(dir);
+  Real best = -std::numeric_limits<Real>::infinity();
+  for (const Vec3& v : hull.vertices()) best = std::max(best, glm::dot(v, local));
+  return best + glm::dot(x.position, dir);
+}
+
+// The face normal n (unit, from A towards B) of A or B that maximises the separation along n,
+// min over B of dot(b, n) - max over A of dot(a, n): the separating-axis test over face normals.
+Vec3 leastOverlapFaceNormal(const ConvexHull& ha, const Transform& xa, const ConvexHull& hb,
+                            const Transform& xb) {
+  Vec3 best(0.0, 1.0, 0.0);
+  Real bestSep = -std::numeric_limits<Real>::infinity();
+  for (const HullFace& f : ha.faces()) {
+    const Vec3 n = xa.rotate(f.normal);
+    const Real sep = -supportValue(hb, xb, -n) - supportValue(ha, xa, n);
+    if (sep > bestSep) bestSep = sep, best = n;
+  }
+  for (const HullFace& f : hb.faces()) {
+    const Vec3 n = -xb.rotate(f.normal);
+    const Real sep = -supportValue(hb, xb, -n) - supportValue(ha, xa, n);
+    if (sep > bestSep) bestSep = sep, best = n;
+  }
+  return best;
+}
+
 }  // namespace
 
 void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
@@ -234,10 +262,11 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
     if (len > 1e-12 * (1.0 + a.radius + b.radius)) {
       normal = d / len;
     } else {
-      // Touching at a point: the direction between the centres is the best guess.
-      const Vec3 c = b.center - a.center;
-      const Real cl = glm::length(c);
-      normal = cl > 0.0 ? c / cl : Vec3(0.0, 1.0, 0.0);
+      // Touching (GJK's witnesses coincide, so they give no direction): the face normal of either
+      // hull along which the two overlap least. The direction between the centres would do for
+      // bodies of like size, but a box resting on a 200 m ground would get a normal towards the
+      // ground's side, 90 m deep.
+      normal = leastOverlapFaceNormal(*a.shape, xa, *b.shape, xb);
     }
     witnessA = g.pointA;
     witnessB = g.pointB;
