@@ -7,7 +7,8 @@
 // (CLOCK_THREAD_CPUTIME_ID). On a shared virtual machine even that picks up stolen time in spikes,
 // so each heap runs TUMBLE_HEAP_REPEATS times (default 3; both engines are deterministic, every
 // run does the same work step by step) and each step's least time is kept: the worst step is then
-// the costliest step, not the unluckiest. Printed, never asserted.
+// the costliest step, not the unluckiest. With TUMBLE_HEAP_SEEDS set, the rest counts of more
+// seeds follow (see sweepSeeds). Printed, never asserted.
 #include <benchmark/benchmark.h>
 #include <btBulletDynamicsCommon.h>
 
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tumble/atomic_file.h"
 #include "tumble/scene.h"
 #include "tumble/world.h"
 
@@ -52,6 +54,20 @@ int repeats() {
   return std::clamp(r, 1, 100);
 }
 
+// TUMBLE_HEAP_SEEDS="first-last" (or one seed): the heaps whose timing ran are run again from
+// these seeds, once per engine, and only the bodies still moving at the end are counted: whether
+// a heap is at rest after 10 s depends on its seed (a late slide on the flank), so the rest target
+// is read over many heaps, not one.
+std::pair<int, int> sweepSeeds() {
+  const char* env = std::getenv("TUMBLE_HEAP_SEEDS");
+  if (!env || !*env) return {0, -1};
+  int first = 0, last = 0;
+  if (std::sscanf(env, "%d-%d", &first, &last) == 2) return {first, last};
+  if (std::sscanf(env, "%d", &first) == 1) return {first, first};
+  std::fprintf(stderr, "TUMBLE_HEAP_SEEDS=%s: expected a seed or a range such as 1-10\n", env);
+  return {0, -1};
+}
+
 // Keeps each step's least time of `run` and `into`, then the summary figures.
 void merge(RunResult& into, const RunResult& run, bool first) {
   if (first) {
@@ -74,19 +90,52 @@ std::map<std::string, RunResult>& results() {
   return r;
 }
 
-std::vector<tumble::BodyDef> heap(bool hull20, int n) {
+std::vector<tumble::BodyDef> heap(bool hull20, int n, uint64_t seed) {
   std::vector<tumble::BodyDef> defs;
-  tumble::appendHeap(defs, hull20, n, kSeed);
+  tumble::appendHeap(defs, hull20, n, seed);
   return defs;
 }
 
-RunResult runTumble(bool hull20, int n) {
+// TUMBLE_HEAP_EXPORT=DIR: each heap of the seed sweep is also written to
+// DIR/heap_<boxes|hull20>_<N>_s<seed>.json, one object per body: "static", "pos" (the shape
+// origin), "rot" [w,x,y,z], "friction", "density" and "points" (the hull's vertices in the body's
+// frame), for other engines to load the very same heap (tests/bench/jolt/heap_settle.mjs).
+void exportHeap(bool hull20, int n, uint64_t seed) {
+  const char* dir = std::getenv("TUMBLE_HEAP_EXPORT");
+  if (!dir || !*dir) return;
+  std::string out = "[\n";
+  char buf[512];
+  const auto defs = heap(hull20, n, seed);
+  for (size_t i = 0; i < defs.size(); ++i) {
+    const tumble::BodyDef& d = defs[i];
+    std::snprintf(buf, sizeof buf,
+                  "{\"static\":%s,\"pos\":[%.17g,%.17g,%.17g],\"rot\":[%.17g,%.17g,%.17g,%.17g],"
+                  "\"friction\":%.17g,\"density\":%.17g,\"points\":[",
+                  d.type == tumble::BodyType::Static ? "true" : "false", d.position.x, d.position.y,
+                  d.position.z, d.orientation.w, d.orientation.x, d.orientation.y, d.orientation.z,
+                  d.friction, d.density);
+    out += buf;
+    const auto& v = d.shape->vertices();
+    for (size_t k = 0; k < v.size(); ++k) {
+      std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g,%.17g]", k ? "," : "", v[k].x, v[k].y, v[k].z);
+      out += buf;
+    }
+    out += i + 1 < defs.size() ? "]},\n" : "]}\n";
+  }
+  out += "]\n";
+  const std::string path = std::string(dir) + "/heap_" + (hull20 ? "hull20_" : "boxes_") +
+                           std::to_string(n) + "_s" + std::to_string(seed) + ".json";
+  if (auto err = tumble::writeFileAtomic(path, out))
+    std::fprintf(stderr, "TUMBLE_HEAP_EXPORT: %s\n", err->c_str());
+}
+
+RunResult runTumble(bool hull20, int n, uint64_t seed = kSeed) {
   tumble::Settings s;
   s.dt = kDt;
   s.solver.velocityIterations = 10;
   s.gravity = Vec3(0.0, -9.81, 0.0);
   tumble::World world(s);
-  for (const auto& d : heap(hull20, n)) (void)world.createBody(d);
+  for (const auto& d : heap(hull20, n, seed)) (void)world.createBody(d);
   RunResult r;
   for (int i = 0; i < kSteps; ++i) {
     const auto t0 = Clock::now();
@@ -104,7 +153,7 @@ RunResult runTumble(bool hull20, int n) {
   return r;
 }
 
-RunResult runBullet(bool hull20, int n) {
+RunResult runBullet(bool hull20, int n, uint64_t seed = kSeed) {
   btDefaultCollisionConfiguration config;
   btCollisionDispatcher dispatcher(&config);
   btDbvtBroadphase broadphase;
@@ -116,7 +165,7 @@ RunResult runBullet(bool hull20, int n) {
   std::vector<std::unique_ptr<btDefaultMotionState>> states;
   std::vector<std::unique_ptr<btRigidBody>> bodies;
   std::map<const tumble::ConvexHull*, btCollisionShape*> shared;
-  for (const auto& d : heap(hull20, n)) {
+  for (const auto& d : heap(hull20, n, seed)) {
     const bool ground = d.type == tumble::BodyType::Static;
     // Bullet bodies turn about the shape origin: centre the points on the centre of mass.
     const auto mp = d.shape->massProperties(1.0);
@@ -230,6 +279,28 @@ int main(int argc, char** argv) {
                   key.c_str(), tr.meanMs, br.meanMs, tr.p99Ms, br.p99Ms, tr.worstMs, br.worstMs,
                   tr.meanMs / br.meanMs, tr.worstMs / br.worstMs, tr.moving, tr.bodies, br.moving,
                   br.bodies);
+    }
+  const auto [first, last] = sweepSeeds();
+  if (first > last) return 0;
+  std::printf("\nbodies faster than 0.05 m/s after %d steps, seeds %d-%d (t: Tumble, b: Bullet)\n",
+              kSteps, first, last);
+  for (const char* kind : {"bench_boxes_", "bench_hull20_"})
+    for (int n : {500, 1000, 2000}) {
+      const std::string key = kind + std::to_string(n);
+      if (!results().count(key + "/tumble") || !results().count(key + "/bullet")) continue;
+      const bool hull20 = kind == std::string("bench_hull20_");
+      int tRest = 0, bRest = 0, count = 0;
+      std::string tList, bList;
+      for (int seed = first; seed <= last; ++seed) {
+        exportHeap(hull20, n, static_cast<uint64_t>(seed));
+        const int t = runTumble(hull20, n, static_cast<uint64_t>(seed)).moving;
+        const int b = runBullet(hull20, n, static_cast<uint64_t>(seed)).moving;
+        tRest += t == 0, bRest += b == 0, ++count;
+        tList += " " + std::to_string(t);
+        bList += " " + std::to_string(b);
+      }
+      std::printf("%-18s t at rest in %d of %d (moving:%s)\n%-18s b at rest in %d of %d (moving:%s)\n",
+                  key.c_str(), tRest, count, tList.c_str(), "", bRest, count, bList.c_str());
     }
   return 0;
 }
