@@ -299,8 +299,9 @@ int main(int argc, char** argv) {
         tList += " " + std::to_string(t);
         bList += " " + std::to_string(b);
       }
-      std::printf("%-18s t at rest in %d of %d (moving:%s)\n%-18s b at rest in %d of %d (moving:%s)\n",
-                  key.c_str(), tRest, count, tList.c_str(), "", bRest, count, bList.c_str());
+      std::printf(
+          "%-18s t at rest in %d of %d (moving:%s)\n%-18s b at rest in %d of %d (moving:%s)\n",
+          key.c_str(), tRest, count, tList.c_str(), "", bRest, count, bList.c_str());
     }
   return 0;
 }

@@ -218,9 +218,9 @@ TEST_CASE("EPA: a box barely into a large ground keeps the face it checked", "[e
   const std::vector<Vec3> ground = box({100.0, 1.0, 100.0});
   const std::vector<Vec3> cube = box({0.5, 0.5, 0.5});
   const Transform xa{Vec3{0.0, -1.0, 0.0}, Quat{1.0, 0.0, 0.0, 0.0}};
-  const Transform xb{Vec3{-7.0645780455543417, 0.5852765412550307, 10.417221140725514},
-                     Quat{-0.55451325015442121, 0.44251089687657447, 0.53548339319675542,
-                          -0.45821031978684096}};
+  const Transform xb{
+      Vec3{-7.0645780455543417, 0.5852765412550307, 10.417221140725514},
+      Quat{-0.55451325015442121, 0.44251089687657447, 0.53548339319675542, -0.45821031978684096}};
   GjkSimplex warm;
   warm.count = 3;
   const int ia[3] = {6, 3, 7};

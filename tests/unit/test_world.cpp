@@ -140,9 +140,8 @@ TEST_CASE("A box touching a large ground at a point gets the ground's normal, no
   const BodyId ground = addGround(w, 100.0);
   const Quat q(-0.18953649556587257, -4.4670316000408693e-11, -0.98187367662475211,
                -2.1065722563301774e-12);
-  const BodyId cube =
-      addBox(w, Vec3(7.7168403143828392, 0.49999999995573474, -16.496952086108649), Vec3(0.5),
-             0.5, 0.0, q);
+  const BodyId cube = addBox(w, Vec3(7.7168403143828392, 0.49999999995573474, -16.496952086108649),
+                             Vec3(0.5), 0.5, 0.0, q);
   Manifold previous;
   const int ia[4] = {3, 6, 2, 7}, ib[4] = {1, 1, 4, 4};
   previous.cache.count = 4;

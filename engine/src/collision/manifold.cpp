@@ -11,6 +11,7 @@
 
 #include "tumble/epa.h"
 #include "tumble/gjk.h"
+#include "tumble/support.h"
 
 namespace tumble {
 namespace {
@@ -186,30 +187,25 @@ void clipFaces(const ConvexHull& ref, const Transform& xr, int fr, const ConvexH
   }
 }
 
-// max over the hull's vertices of dot(world vertex, dir).
-Real supportValue(const ConvexHull& hull, const Transform& x, const Vec3& dir) {
+// max over the body's hull of dot(world point, dir).
+Real supportValue(const Body& body, const Transform& x, const Vec3& dir) {
   const Vec3 local = x.rotateInverse(dir);
-  Real best = -std::numeric_limits<Real>::infinity();
-  for (const Vec3& v : hull.vertices()) best = std::max(best, glm::dot(v, local));
-  return best + glm::dot(x.position, dir);
+  return glm::dot(body.support.points[supportIndex(body.support, local)], local) +
+         glm::dot(x.position, dir);
 }
 
 // The face normal n (unit, from A towards B) of A or B that maximises the separation along n,
 // min over B of dot(b, n) - max over A of dot(a, n): the separating-axis test over face normals.
-Vec3 leastOverlapFaceNormal(const ConvexHull& ha, const Transform& xa, const ConvexHull& hb,
+Vec3 leastOverlapFaceNormal(const Body& a, const Transform& xa, const Body& b,
                             const Transform& xb) {
   Vec3 best(0.0, 1.0, 0.0);
   Real bestSep = -std::numeric_limits<Real>::infinity();
-  for (const HullFace& f : ha.faces()) {
-    const Vec3 n = xa.rotate(f.normal);
-    const Real sep = -supportValue(hb, xb, -n) - supportValue(ha, xa, n);
+  auto consider = [&](const Vec3& n) {
+    const Real sep = -supportValue(b, xb, -n) - supportValue(a, xa, n);
     if (sep > bestSep) bestSep = sep, best = n;
-  }
-  for (const HullFace& f : hb.faces()) {
-    const Vec3 n = -xb.rotate(f.normal);
-    const Real sep = -supportValue(hb, xb, -n) - supportValue(ha, xa, n);
-    if (sep > bestSep) bestSep = sep, best = n;
-  }
+  };
+  for (const HullFace& f : a.shape->faces()) consider(xa.rotate(f.normal));
+  for (const HullFace& f : b.shape->faces()) consider(-xb.rotate(f.normal));
   return best;
 }
 
@@ -266,7 +262,7 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
       // hull along which the two overlap least. The direction between the centres would do for
       // bodies of like size, but a box resting on a 200 m ground would get a normal towards the
       // ground's side, 90 m deep.
-      normal = leastOverlapFaceNormal(*a.shape, xa, *b.shape, xb);
+      normal = leastOverlapFaceNormal(a, xa, b, xb);
     }
     witnessA = g.pointA;
     witnessB = g.pointB;
