@@ -8,7 +8,8 @@
 // so each heap runs TUMBLE_HEAP_REPEATS times (default 3; both engines are deterministic, every
 // run does the same work step by step) and each step's least time is kept: the worst step is then
 // the costliest step, not the unluckiest. With TUMBLE_HEAP_SEEDS set, the rest counts of more
-// seeds follow (see sweepSeeds). Printed, never asserted.
+// seeds follow (see sweepSeeds), with TUMBLE_HEAP_SET under other settings. Printed, never
+// asserted.
 #include <benchmark/benchmark.h>
 #include <btBulletDynamicsCommon.h>
 
@@ -24,6 +25,7 @@
 
 #include "tumble/atomic_file.h"
 #include "tumble/scene.h"
+#include "tumble/settings.h"
 #include "tumble/world.h"
 
 namespace {
@@ -66,6 +68,22 @@ std::pair<int, int> sweepSeeds() {
   if (std::sscanf(env, "%d", &first) == 1) return {first, first};
   std::fprintf(stderr, "TUMBLE_HEAP_SEEDS=%s: expected a seed or a range such as 1-10\n", env);
   return {0, -1};
+}
+
+// TUMBLE_HEAP_SET="key=value,key=value": settings changed from the bench's for Tumble's runs (for
+// reading the rest counts under other settings; the timing is then not the bench's).
+void applySettings(tumble::Settings& s) {
+  const char* env = std::getenv("TUMBLE_HEAP_SET");
+  if (!env || !*env) return;
+  std::string all = env;
+  for (size_t start = 0; start <= all.size();) {
+    const size_t end = std::min(all.find(',', start), all.size());
+    if (auto err = tumble::setSettingAssignment(s, all.substr(start, end - start))) {
+      std::fprintf(stderr, "TUMBLE_HEAP_SET: %s\n", err->c_str());
+      std::exit(2);
+    }
+    start = end + 1;
+  }
 }
 
 // Keeps each step's least time of `run` and `into`, then the summary figures.
@@ -134,6 +152,7 @@ RunResult runTumble(bool hull20, int n, uint64_t seed = kSeed) {
   s.dt = kDt;
   s.solver.velocityIterations = 10;
   s.gravity = Vec3(0.0, -9.81, 0.0);
+  applySettings(s);
   tumble::World world(s);
   for (const auto& d : heap(hull20, n, seed)) (void)world.createBody(d);
   RunResult r;

@@ -18,6 +18,10 @@ if (!file) {
 }
 const stepsArg = args.find((a) => /^\d+$/.test(a));
 const STEPS = stepsArg ? Number(stepsArg) : 900;
+if (STEPS < 600) {
+  console.error(`heap_settle.mjs: STEPS ${STEPS}: expected at least 600 (the count is taken at step 600)`);
+  process.exit(2);
+}
 const noDamping = args.includes('--no-damping');
 const noSleep = args.includes('--no-sleep');
 const slopAt = args.indexOf('--slop');
