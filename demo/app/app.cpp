@@ -470,18 +470,12 @@ void App::stepSimulation() {
 }
 
 void App::takeScreenshot(const std::string& file, int width, int height) {
-  // Written next to the final name, then renamed: a reader never sees half a PNG.
-  const std::string tmp = file + ".tmp.png";
-  if (auto error = writeScreenshot(tmp, width, height)) {
+  // writeScreenshot replaces the file atomically: a reader never sees half a PNG.
+  if (auto error = writeScreenshot(file, width, height)) {
     sceneError_ = *error;
     std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
-    return;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    sceneError_ = "cannot rename '" + tmp + "' to '" + file + "'";
-    std::fprintf(stderr, "tumble-demo: %s\n", sceneError_.c_str());
+  } else {
+    std::printf("tumble-demo: wrote %s\n", file.c_str());
   }
 }
 
@@ -565,7 +559,6 @@ int App::run() {
     lastFrame = quit_ || (options_.frames > 0 && frame_ >= options_.frames);
     if (!pendingScreenshot_.empty()) {
       takeScreenshot(pendingScreenshot_, width, height);
-      std::printf("tumble-demo: wrote %s\n", pendingScreenshot_.c_str());
       pendingScreenshot_.clear();
     }
     if (lastFrame && !options_.screenshot.empty()) {

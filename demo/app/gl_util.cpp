@@ -8,6 +8,8 @@
 
 #include <stb_image_write.h>
 
+#include "tumble/atomic_file.h"
+
 namespace tumble::demo {
 namespace {
 
@@ -100,10 +102,24 @@ std::optional<std::string> writeScreenshot(const std::string& file, int width, i
         pixels.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(y)), row,
         flipped.begin() + static_cast<std::ptrdiff_t>(row * static_cast<size_t>(height - 1 - y)));
   }
-  if (!stbi_write_png(file.c_str(), width, height, 3, flipped.data(), static_cast<int>(row))) {
-    return "cannot write the screenshot '" + file + "'";
-  }
-  return std::nullopt;
+  // Encoded straight into writeFileAtomic's temporary file: a reader never sees half a PNG, and a
+  // failure leaves the old file and no temporary file. A short fwrite sets the stream's error
+  // flag, which writeFileAtomic reports with its reason.
+  bool ran = false, encoded = false;
+  auto error = writeFileAtomic(file, [&](std::FILE* out) {
+    auto put = [](void* context, void* data, int size) {
+      std::fwrite(data, 1, static_cast<size_t>(size), static_cast<std::FILE*>(context));
+    };
+    ran = true;
+    encoded =
+        stbi_write_png_to_func(put, out, width, height, 3, flipped.data(), static_cast<int>(row));
+    return encoded;
+  });
+  if (!error) return std::nullopt;
+  if (ran && !encoded)
+    return "cannot encode the screenshot '" + file + "' as a PNG (" + std::to_string(width) + "x" +
+           std::to_string(height) + "); the old file is unchanged";
+  return "cannot write the screenshot: " + *error;
 }
 
 }  // namespace tumble::demo

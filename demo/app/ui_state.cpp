@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tumble/atomic_file.h"
+
 namespace tumble::demo {
 namespace {
 
@@ -79,23 +81,11 @@ std::optional<std::filesystem::path> configDirectory(const std::string& override
 
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& file,
                                                const std::string& text) {
+  // A missing folder is made here; one that cannot be made shows up as writeFileAtomic's
+  // "cannot create a temporary file in <folder>: <reason>".
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write '" + tmp.string() + "'";
-    out << text;
-    out.flush();
-    if (!out) return "cannot write '" + tmp.string() + "' (disk full?)";
-  }
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return "cannot rename '" + tmp.string() + "' to '" + file.string() + "'";
-  }
-  return std::nullopt;
+  return writeFileAtomic(file, text);
 }
 
 Expected<UiState> loadUiState(const std::filesystem::path& file) {

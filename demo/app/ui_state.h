@@ -1,7 +1,7 @@
 #pragma once
 // What the demo remembers between runs (last scene, panel toggles, font scale, vsync) and settings
-// presets: small JSON files, written to a temporary file and renamed so a crash never leaves half
-// a file behind.
+// presets: small JSON files, written through writeFileAtomic (tumble/atomic_file.h) so a crash
+// or a failed write never leaves half a file or a temporary file behind.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -45,10 +45,13 @@ std::optional<std::filesystem::path> configDirectory(const std::string& override
 
 /// Reads state.json; a missing file gives the defaults, a bad one an error naming file and key.
 Expected<UiState> loadUiState(const std::filesystem::path& file);
-/// Writes state.json (temporary file, then rename).
+/// Writes state.json atomically (writeFileAtomically). Errors name the file and the reason.
 std::optional<std::string> saveUiState(const std::filesystem::path& file, const UiState& state);
 
-/// Writes `text` to `file` through `file`.tmp and a rename. Creates the parent folder.
+/// Writes `text` to `file` with writeFileAtomic (a temporary file beside it, fsync, rename), after
+/// creating the parent folder. On failure `file` is unchanged, no temporary file is left, and the
+/// error names `file` and the reason ("<file>: cannot create a temporary file in <folder>: Not a
+/// directory").
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& file,
                                                const std::string& text);
 

@@ -1,6 +1,6 @@
 # Settings presets through tumble-demo's --script and --dump-state, headless:
 #  1. round trip: set a value, save a preset, change the value, load the preset: the saved value
-#     is back, and the file was written whole (no .tmp left beside it);
+#     is back, and the file was written whole (no temporary file left beside it);
 #  2. broken presets (bad JSON, an out-of-range value, an unknown key, a wrong type): each load
 #     fails with an error naming the file (and the key), and no setting changes.
 # Run with cmake -P -DDEMO=... -DWORK_DIR=...
@@ -60,8 +60,10 @@ string(JSON v GET "${state}" settings gravity 1)
 expect_number("round trip gravity.y" "${v}" -3.5)
 string(JSON v GET "${state}" preset failed)
 expect_equal("round trip preset failed" "${v}" OFF)
-if(NOT EXISTS ${preset} OR EXISTS ${preset}.tmp)
-  message(FATAL_ERROR "the preset ${preset} is missing, or its temporary file was left behind")
+file(GLOB leftovers ${WORK_DIR}/.round.json.tmp-* ${preset}.tmp)  # writeFileAtomic's temporaries
+if(NOT EXISTS ${preset} OR leftovers)
+  message(FATAL_ERROR "the preset ${preset} is missing, or a temporary file was left behind: "
+                      "${leftovers}")
 endif()
 
 # 2. Broken presets: each must fail, name what is wrong and change nothing.
