@@ -2,8 +2,8 @@
 // The GJK/LP viewer's logic, free of SDL, GL and ImGui (header-only, so the unit test
 // tests/unit/test_gjk_viewer.cpp includes it and links the engine alone): two posed point sets,
 // the query the viewer shows (the cross-check of tumble-cli collide, GJK's trace, EPA's final
-// polytope), the Minkowski difference, the drawable pieces of a traced simplex, and reading a
-// pair from a collide-format file.
+// polytope), the Minkowski difference, the drawable pieces of a traced simplex, reading a pair
+// from a collide-format file, and the turn fields' Euler angles.
 #include <array>
 #include <charconv>
 #include <filesystem>
@@ -42,6 +42,34 @@ struct ViewerBody {
     out.reserve(points.size());
     for (const Vec3& p : points) out.push_back(x.apply(p));
     return out;
+  }
+};
+
+/// The "turn deg" field of one viewer body: Euler angles in degrees, in the order Quat(Vec3) takes
+/// them (glm: x pitch, y yaw, z roll). Euler angles are not unique: at yaw +-90 degrees pitch and
+/// roll trade off, and past 90 glm::eulerAngles folds yaw back (yaw 100 reads as 80 with pitch and
+/// roll turned by 180). Recomputing the field from the quaternion every frame therefore made it
+/// jump under the user's hands, and a drag of yaw could not pass 90. So the field keeps the
+/// angles the user typed or dragged while the rotation is the one they gave, and recomputes them
+/// only when the rotation changed some other way (Ctrl+drag, reset pose, a loaded pair).
+struct TurnField {
+  Vec3 degrees{0.0};                   ///< the angles shown (degrees)
+  Quat describes{0.0, 0.0, 0.0, 0.0};  ///< the rotation `degrees` stand for (zero: none yet)
+
+  /// The angles to show for `rotation`, for the user to edit in place: the kept ones when
+  /// `rotation` is the one they stand for, else recomputed from it.
+  Vec3& sync(const Quat& rotation) {
+    if (rotation != describes) {
+      degrees = glm::degrees(glm::eulerAngles(rotation)) + Vec3{0.0};  // no "-0.0"
+      describes = rotation;
+    }
+    return degrees;
+  }
+
+  /// After the user edited `degrees`: the unit rotation they give, which `degrees` now stand for.
+  Quat apply() {
+    describes = glm::normalize(Quat(glm::radians(degrees)));
+    return describes;
   }
 };
 

@@ -334,11 +334,8 @@ class GjkViewerScene final : public Scene {
   bool followLast_ = false;
   int drag_ = -1;
   bool dragTurn_ = false;
-  // The "turn deg" fields keep the angles the user typed or dragged: recomputing them from the
-  // quaternion every frame made them jump near +-90 degrees (Euler angles are not unique there).
-  // They are recomputed only when the rotation changed some other way (Ctrl+drag, a loaded pair).
-  Vec3 turnDeg_[2] = {Vec3{0.0}, Vec3{0.0}};
-  Quat turnOf_[2] = {Quat{0.0, 0.0, 0.0, 0.0}, Quat{0.0, 0.0, 0.0, 0.0}};
+  // The "turn deg" fields keep the user's angles (TurnField, gjk_viewer_model.h).
+  TurnField turn_[2];
   Vec3 dragNormal_{0.0}, dragStart_{0.0}, dragPosition_{0.0};
   Quat dragRotation_{1.0, 0.0, 0.0, 0.0};
   char pathBuffer_[512] = {};
@@ -369,15 +366,10 @@ void GjkViewerScene::drawControls() {
     if (ImGui::DragScalarN("position", ImGuiDataType_Double, &body.position.x, 3, 0.01f, nullptr,
                            nullptr, "%.3f"))
       poseDirty_ = true;
-    Vec3& euler = turnDeg_[k];
-    if (body.rotation != turnOf_[k]) {
-      euler = glm::degrees(glm::eulerAngles(body.rotation)) + Vec3{0.0};  // no "-0.0"
-      turnOf_[k] = body.rotation;
-    }
+    Vec3& euler = turn_[k].sync(body.rotation);
     if (ImGui::DragScalarN("turn deg", ImGuiDataType_Double, &euler.x, 3, 0.5f, nullptr, nullptr,
                            "%.1f")) {
-      body.rotation = glm::normalize(Quat(glm::radians(euler)));
-      turnOf_[k] = body.rotation;
+      body.rotation = turn_[k].apply();
       poseDirty_ = true;
     }
     ImGui::PopID();

@@ -254,3 +254,88 @@ TEST_CASE("viewer: a saved pair loads with its coordinates and answers as tumble
   const std::string cli = formatCollideResult("first", crossCheck(first->a, first->b, settings));
   CHECK(viewer == cli);
 }
+
+// The "turn deg" fields (TurnField, commit ced5e0e). Each test frame runs as drawControls does:
+// sync() with the body's rotation, maybe an edit of the angles, then apply() for the new rotation.
+namespace {
+
+// Same rotation: q and -q are one rotation, so |q . r| is 1 when they agree.
+bool sameRotation(const Quat& q, const Quat& r) {
+  return std::fabs(std::fabs(glm::dot(q, r)) - 1.0) < 1e-12;
+}
+
+Quat fromDegrees(const Vec3& degrees) {
+  return glm::normalize(Quat(glm::radians(degrees)));
+}
+
+}  // namespace
+
+TEST_CASE("viewer: the turn field keeps the angles the user typed where Euler angles are ambiguous",
+          "[gjk_viewer]") {
+  // Yaw at or beyond +-90 degrees: glm::eulerAngles gives other angles for the same rotation
+  // (yaw folded back with pitch and roll turned by 180, or at 90 pitch and roll traded off).
+  for (const Vec3& typed :
+       {Vec3{10.0, 100.0, 5.0}, Vec3{0.0, 120.0, 0.0}, Vec3{30.0, -95.0, -20.0},
+        Vec3{15.0, 91.0, 40.0}, Vec3{20.0, 90.0, 0.0}, Vec3{-40.0, -90.0, 30.0}}) {
+    CAPTURE(typed.x, typed.y, typed.z);
+    TurnField field;
+    Quat rotation{1.0, 0.0, 0.0, 0.0};
+    Vec3& shown = field.sync(rotation);
+    CHECK(shown == Vec3{0.0});
+    shown = typed;  // the user types the three angles
+    rotation = field.apply();
+    CHECK(sameRotation(rotation, fromDegrees(typed)));
+    // The case is one where recomputing from the quaternion would change what the user sees.
+    const Vec3 recomputed = glm::degrees(glm::eulerAngles(rotation));
+    CHECK(glm::length(recomputed - typed) > 1.0);
+    for (int frame = 0; frame < 3; ++frame) {
+      // Kept, not recomputed: the very values typed (so == on purpose), the same rotation.
+      CHECK(field.sync(rotation) == typed);
+      CHECK(field.apply() == rotation);
+    }
+  }
+}
+
+TEST_CASE("viewer: dragging the yaw field passes 90 degrees", "[gjk_viewer]") {
+  // ImGui's drag adds 0.5 degree per step to the shown value: from yaw 80 to 100 in 40 frames.
+  TurnField field;
+  const Vec3 start{20.0, 80.0, 10.0};
+  Quat rotation = fromDegrees(start);
+  field.sync(rotation) = start;
+  rotation = field.apply();
+  for (int frame = 0; frame < 40; ++frame) {
+    field.sync(rotation).y += 0.5;
+    rotation = field.apply();
+  }
+  const Vec3 shown = field.sync(rotation);
+  CHECK(shown.x == Approx(20.0).margin(1e-9));
+  CHECK(shown.y == Approx(100.0).margin(1e-9));
+  CHECK(shown.z == Approx(10.0).margin(1e-9));
+  CHECK(sameRotation(rotation, fromDegrees(Vec3{20.0, 100.0, 10.0})));
+}
+
+TEST_CASE("viewer: the turn field is recomputed when the rotation changes another way",
+          "[gjk_viewer]") {
+  TurnField field;
+  field.sync(Quat{1.0, 0.0, 0.0, 0.0}) = Vec3{10.0, 100.0, 5.0};
+  Quat rotation = field.apply();
+
+  // Ctrl+drag turns the body (scene_gjk_viewer.cpp: angleAxis(angle, axis) * start rotation): the
+  // field now shows angles of the new rotation, and keeps them on the next frames.
+  rotation = glm::normalize(glm::angleAxis(0.7, glm::normalize(Vec3{1.0, 0.2, -0.4})) * rotation);
+  const Vec3 dragged = field.sync(rotation);
+  CHECK(glm::length(dragged - Vec3{10.0, 100.0, 5.0}) > 1.0);
+  CHECK(sameRotation(fromDegrees(dragged), rotation));
+  CHECK(field.sync(rotation) == dragged);
+
+  // Reset pose and a loaded pair set the identity: all zero, none of them "-0.0".
+  const Vec3 reset = field.sync(Quat{1.0, 0.0, 0.0, 0.0});
+  for (int i = 0; i < 3; ++i) {
+    CHECK(reset[i] == 0.0);
+    CHECK_FALSE(std::signbit(reset[i]));
+  }
+
+  // Reset to the viewer's default pose for shape pairs.
+  const Quat pose = glm::angleAxis(0.6, glm::normalize(Vec3{1.0, 1.0, 0.3}));
+  CHECK(sameRotation(fromDegrees(field.sync(pose)), pose));
+}
