@@ -100,13 +100,20 @@ void reduce(std::vector<Candidate>& c, const Vec3& normal) {
     const Real a = glm::dot(glm::cross(e, c[i].onB - c[i0].onB), normal);
     if (std::abs(a) > std::abs(bestArea)) bestArea = a, i2 = i;
   }
+  // The fourth adds the largest triangle outside (i0, i1, i2): on the far side of one of its
+  // edges, usually i0-i1 (i2 was the largest on the near side). A point outside edge (p, q) has
+  // cross(q - p, x - p) . normal of the sign opposite to the triangle's orientation.
+  const Real orientation = bestArea > 0.0 ? 1.0 : -1.0;
+  const size_t edges[3][2] = {{i0, i1}, {i1, i2}, {i2, i0}};
   size_t i3 = i0;
   Real bestOther = 0.0;
   for (size_t i = 0; i < c.size(); ++i) {
-    // Area of the triangle added on the far side of the edges from i2: opposite sign to bestArea.
-    const Real a1 = glm::dot(glm::cross(c[i1].onB - c[i2].onB, c[i].onB - c[i2].onB), normal);
-    const Real a2 = glm::dot(glm::cross(c[i2].onB - c[i0].onB, c[i].onB - c[i0].onB), normal);
-    const Real a = std::max(bestArea > 0 ? -a1 : a1, bestArea > 0 ? -a2 : a2);
+    Real a = 0.0;
+    for (const auto& edge : edges) {
+      const Vec3 p = c[edge[0]].onB;
+      a = std::max(a,
+                   -orientation * glm::dot(glm::cross(c[edge[1]].onB - p, c[i].onB - p), normal));
+    }
     if (a > bestOther) bestOther = a, i3 = i;
   }
   Candidate keep[4];
@@ -309,6 +316,7 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
   // flush). The manifold's friction is re-expressed in the new tangent basis.
   if (previous && previous->pointCount > 0 && m.pointCount > 0) {
     bool used[4] = {false, false, false, false};
+    bool matched[4] = {false, false, false, false};
     for (int i = 0; i < m.pointCount; ++i) {
       ContactPoint& cp = m.points[i];
       int match = -1;
@@ -326,7 +334,20 @@ void collideBodies(const Body& a, const Body& b, const Settings& s, Real specula
         used[match] = true;
         cp.normalImpulse = previous->points[match].normalImpulse;
       }
+      matched[i] = match >= 0;
     }
+    // The load of old points left unmatched goes to the new points left unmatched, in equal
+    // shares: the manifold keeps carrying what it carried. (When the clipped polygon changes
+    // shape, reduce() may keep other corners than last step; dropping their load would let the
+    // body above sink for a step, and a resting stack pulses every few steps.)
+    Real lost = 0.0;
+    int unmatched = 0;
+    for (int j = 0; j < previous->pointCount; ++j)
+      if (!used[j]) lost += previous->points[j].normalImpulse;
+    for (int i = 0; i < m.pointCount; ++i) unmatched += matched[i] ? 0 : 1;
+    if (lost > 0.0 && unmatched > 0)
+      for (int i = 0; i < m.pointCount; ++i)
+        if (!matched[i]) m.points[i].normalImpulse = lost / static_cast<Real>(unmatched);
     if (glm::dot(previous->normal, m.normal) > kKeepFrictionCos) {
       const Vec3 ft = previous->frictionImpulse[0] * previous->tangent1 +
                       previous->frictionImpulse[1] * previous->tangent2;
