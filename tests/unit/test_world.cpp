@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "collision/manifold.h"
+#include "dynamics/contact_solver.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
@@ -256,4 +257,42 @@ TEST_CASE("A manifold whose points change keeps carrying its load", "[world][man
     total += next.points[k].normalImpulse;
   }
   CHECK_THAT(total, WithinAbs(1.0, 1e-15));
+}
+
+TEST_CASE("A corner pressed into a face resists twisting over a patch as wide as it is deep",
+          "[world][solver]") {
+  // One contact point under a spinning cube, 4 mm deep, carrying 100 N s from the last step. The
+  // twist friction about the normal is limited to mu * load * arm; a single point has no spread,
+  // so the arm is the depth (the corner overlaps the face in a patch about that wide). Without
+  // it a body pinched between two corners swings about the line through them for ever.
+  World w{Settings{}};
+  const BodyId ground = addGround(w, 20.0, 0.5);
+  const BodyId cube = addBox(w, Vec3(0.0, 0.496, 0.0), Vec3(0.5), 0.5, 0.0);  // 1000 kg
+  std::vector<Body> bodies = {w.body(ground), w.body(cube)};
+  bodies[1].angularVelocity = Vec3(0.0, 1.0, 0.0);
+  const Real depth = 0.004, load = 100.0, h = 1.0 / 60.0;
+  std::vector<Manifold> manifolds(1);
+  Manifold& m = manifolds[0];
+  m.a = BodyId{0, ground.generation};
+  m.b = BodyId{1, cube.generation};
+  m.normal = Vec3(0.0, 1.0, 0.0);
+  tangentBasis(m.normal, m.tangent1, m.tangent2);
+  m.friction = 0.5;
+  m.pointCount = 1;
+  m.points[0].localA = Vec3(0.0, 1.0 - depth, 0.0);  // the ground's centre is 1 m below its top
+  m.points[0].localB = Vec3(0.0, -0.5, 0.0);
+  m.points[0].separation = -depth;
+  m.points[0].normalImpulse = load;
+  std::vector<DragConstraint*> drags;
+  Settings s;
+  s.solver.velocityIterations = 1;
+  ContactSolver solver;
+  solver.prepare(bodies, manifolds, drags, s, h);
+  solver.warmStart();
+  solver.solveVelocities();  // friction and twist first, with the warm-started load
+  solver.storeVelocities();
+  const Real inertia = 1000.0 / 6.0;  // of a 1 m cube of 1000 kg about an axis through its centre
+  CHECK_THAT(bodies[1].angularVelocity.y, WithinAbs(1.0 - 0.5 * load * depth / inertia, 1e-12));
+  CHECK_THAT(bodies[1].angularVelocity.x, WithinAbs(0.0, 1e-12));
+  CHECK_THAT(bodies[1].angularVelocity.z, WithinAbs(0.0, 1e-12));
 }

@@ -150,10 +150,16 @@ void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& ma
     for (int k = 0; k < c.count; ++k) rAc += rA[k], rBc += rB[k];
     rAc /= static_cast<Real>(c.count);
     rBc /= static_cast<Real>(c.count);
+    Real deepest = 0.0;
     for (int k = 0; k < c.count; ++k) {
       const Vec3 d = rB[k] - rBc;
       c.twistArm += glm::length(d - glm::dot(d, c.normal) * c.normal) / static_cast<Real>(c.count);
+      deepest = std::max(deepest, -m.points[k].separation);
     }
+    // A corner or edge pressed d deep into a face overlaps it in a patch about d across, which
+    // resists twisting: without it a body pinched between two corner contacts swings about the
+    // line through them like a frictionless pendulum, for ever (1000-box heap, seed 18).
+    c.twistArm = std::max(c.twistArm, deepest);
     {
       const Vec3 t[2] = {c.t1, c.t2};
       for (int i = 0; i < 2; ++i) {
