@@ -70,7 +70,8 @@ class ContactSolver {
     Vec3 twistIA{0.0}, twistIB{0.0};  ///< invI_A n, invI_B n
     Real tangentInv[2][2];            ///< inverse of the 2x2 tangent K
     Real twistMass = 0.0;
-    Real twistArm = 0.0;  ///< m, twist limit arm: mean distance of the points from the centre, at least the depth
+    /// m, arm of the twist limit: the points' mean distance from their centre, at least the depth
+    Real twistArm = 0.0;
     Real frictionImpulse[2] = {0.0, 0.0};
     Real twistImpulse = 0.0;
   };
