@@ -355,3 +355,44 @@ TEST_CASE("hull is deterministic and thread-safe", "[hull]") {
     }
   }
 }
+
+TEST_CASE("the hull of a set scaled by a power of two is the same hull", "[hull]") {
+  // Scaling by 2^k is exact, so the faces must be the same cycles with the same unit normals. At
+  // 1e-79 m and below the products inside Qhull underflowed and the normals came out short.
+  // The fuzz input that found it: 5e-79 m coordinates that differ by 1e-84, and two subnormals.
+  const Real s = -5.344687647454282e-79;
+  std::vector<Vec3> tiny = {{0.0, -5.344644700674786e-79, s}, {s, s, s},
+                            {-5.3443453348745825e-79, s, s},  {s, s, s},
+                            {s, s, 9.5438216970284e-310},     {1.3262473694e-314, 0.0, 0.0}};
+  auto hull = ConvexHull::build(tiny);
+  if (hull.ok()) {
+    for (const HullFace& f : hull->faces()) CHECK(std::abs(glm::length(f.normal) - 1.0) < 1e-12);
+  } else {
+    CHECK_THAT(hull.error(), Catch::Matchers::Contains("points are"));
+  }
+  std::mt19937_64 rng(314);
+  std::vector<Vec3> cloud = clutteredBox(rng, Vec3(0.5, 0.3, 0.2));
+  for (int i = 0; i < 40; ++i) cloud.push_back(0.6 * unitVector(rng));
+  auto reference = ConvexHull::build(cloud);
+  REQUIRE(reference.ok());
+  for (int k : {-520, -400, -262, -100, -1, 3, 100, 400, 500}) {
+    CAPTURE(k);
+    std::vector<Vec3> scaled(cloud);
+    for (Vec3& p : scaled) p = Vec3(std::ldexp(p.x, k), std::ldexp(p.y, k), std::ldexp(p.z, k));
+    auto same = ConvexHull::build(scaled);
+    if (!same.ok()) {
+      FAIL_CHECK(same.error());
+      continue;
+    }
+    CHECK(same->sourceIndices() == reference->sourceIndices());
+    REQUIRE(same->faces().size() == reference->faces().size());
+    for (size_t f = 0; f < same->faces().size(); ++f) {
+      const HullFace& a = same->faces()[f];
+      const HullFace& b = reference->faces()[f];
+      CHECK(a.vertices == b.vertices);
+      CHECK(glm::length(a.normal - b.normal) <= 1e-14);
+      CHECK(std::abs(glm::length(a.normal) - 1.0) < 1e-12);
+      CHECK(std::ldexp(a.offset, -k) == Approx(b.offset).epsilon(1e-12));
+    }
+  }
+}

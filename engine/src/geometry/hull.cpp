@@ -46,15 +46,16 @@ size_t farthestFrom(std::span<const Vec3> q, const auto& distance) {
 }
 
 // Says why `centered` spans less than a solid, or returns an empty string. `roundoff` is the
-// absolute error of the coordinates.
-std::string degeneracy(std::span<const Vec3> centered, Real roundoff) {
+// absolute error of the coordinates; `unit` the length in metres of one unit of `centered` (for
+// the messages).
+std::string degeneracy(std::span<const Vec3> centered, Real roundoff, Real unit) {
   const size_t n = centered.size();
   size_t a = farthestFrom(centered, [](const Vec3& p) { return glm::length(p); });
   size_t b = farthestFrom(centered, [&](const Vec3& p) { return glm::length(p - centered[a]); });
   Real diameter = glm::length(centered[b] - centered[a]);
   if (diameter <= 16.0 * roundoff) {
-    return "all " + std::to_string(n) + " points are coincident (spread " + formatReal(diameter) +
-           " m); at least 4 non-coplanar points are needed";
+    return "all " + std::to_string(n) + " points are coincident (spread " +
+           formatReal(diameter * unit) + " m); at least 4 non-coplanar points are needed";
   }
   Vec3 axis = (centered[b] - centered[a]) / diameter;
   auto lineDistance = [&](const Vec3& p) { return glm::length(glm::cross(p - centered[a], axis)); };
@@ -62,7 +63,7 @@ std::string degeneracy(std::span<const Vec3> centered, Real roundoff) {
   Real height = lineDistance(centered[c]);
   if (height <= kFlatRelative * diameter + 16.0 * roundoff) {
     return "all " + std::to_string(n) + " points are collinear (largest distance from their line " +
-           formatReal(height) + " m for a length of " + formatReal(diameter) +
+           formatReal(height * unit) + " m for a length of " + formatReal(diameter * unit) +
            " m); at least 4 non-coplanar points are needed";
   }
   Vec3 normal = glm::normalize(glm::cross(centered[b] - centered[a], centered[c] - centered[a]));
@@ -70,7 +71,7 @@ std::string degeneracy(std::span<const Vec3> centered, Real roundoff) {
   Real thickness = planeDistance(centered[farthestFrom(centered, planeDistance)]);
   if (thickness <= kFlatRelative * diameter + 16.0 * roundoff) {
     return "all " + std::to_string(n) + " points are coplanar (largest distance from their plane " +
-           formatReal(thickness) + " m for a diameter of " + formatReal(diameter) +
+           formatReal(thickness * unit) + " m for a diameter of " + formatReal(diameter * unit) +
            " m); at least 4 non-coplanar points are needed";
   }
   return {};
@@ -123,25 +124,43 @@ Expected<ConvexHull> ConvexHull::build(std::span<const Vec3> points) {
                 " points, fewer than the 4 non-coplanar points a solid needs");
   }
 
-  // Work relative to the centroid so that Qhull sees coordinates of the hull's own size, not of
+  // The degeneracy test and Qhull work on copies scaled by powers of two, which is exact:
+  // normals and thicknesses do not depend on the scale, but at 1e-79 m the products of coordinate
+  // differences underflow (1e-84 cubed) and Qhull's normals came out short of unit length
+  // (fuzz_hull, tests/fuzz/corpus/hull/regression-tiny-hull), and at 1e300 m the squared lengths
+  // overflow. First to coordinates below 2 in magnitude, so that the centroid's sum cannot
+  // overflow.
+  Real maxAbs = 0.0;
+  for (const Vec3& p : points)
+    maxAbs = std::max({maxAbs, std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+  int shift = maxAbs > 0.0 ? -std::ilogb(maxAbs) : 0;
+  auto scaled = [](const Vec3& p, int k) {
+    return Vec3(std::ldexp(p.x, k), std::ldexp(p.y, k), std::ldexp(p.z, k));
+  };
+  // Then relative to the centroid so that Qhull sees coordinates of the hull's own size, not of
   // its offset (1e4 m away, a 1e-3 m hull would otherwise lose 7 digits in every determinant).
   Vec3 centroid(0.0);
-  Real maxAbs = 0.0;
-  for (const Vec3& p : points) {
-    centroid += p;
-    maxAbs = std::max({maxAbs, std::abs(p.x), std::abs(p.y), std::abs(p.z)});
-  }
+  for (const Vec3& p : points) centroid += scaled(p, shift);
   centroid /= static_cast<Real>(points.size());
   std::vector<Vec3> centered(points.size());
   Real extent = 0.0;
   for (size_t i = 0; i < points.size(); ++i) {
-    centered[i] = points[i] - centroid;
+    centered[i] = scaled(points[i], shift) - centroid;
     extent = std::max(
         {extent, std::abs(centered[i].x), std::abs(centered[i].y), std::abs(centered[i].z)});
   }
   // The input coordinates are only known to about an ulp of their magnitude.
-  const Real roundoff = kEpsilon * maxAbs;
-  if (std::string why = degeneracy(centered, roundoff); !why.empty()) return fail(why);
+  Real roundoff = kEpsilon * std::ldexp(maxAbs, shift);
+  // Last to an extent in [1, 2).
+  if (extent > 0.0) {
+    const int more = -std::ilogb(extent);
+    for (Vec3& p : centered) p = scaled(p, more);
+    roundoff = std::ldexp(roundoff, more);
+    extent = std::ldexp(extent, more);
+    shift += more;
+  }
+  const Real unit = std::ldexp(1.0, -shift);  // metres per unit of `centered`
+  if (std::string why = degeneracy(centered, roundoff, unit); !why.empty()) return fail(why);
 
   auto raw = detail::runQhull(centered, 4.0 * roundoff + 32.0 * kEpsilon * extent);
   if (!raw) return Expected<ConvexHull>::failure(raw.error());
