@@ -355,3 +355,35 @@ TEST_CASE("LP: same verdict and optimum as GLPK near contact", "[lp][glpk]") {
   }
   CHECK(judged > kPairs * 4 / 10);  // the 1e-7 gaps are mostly too close to judge
 }
+
+TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]") {
+  // Found by fuzz_narrowphase (tests/fuzz/corpus/narrowphase/regression-lp-drift): A 0.039 m into
+  // B, for sets 1024 m across (depth 7.6e-5 h). Dantzig's pivots first pass through a basis with
+  // reduced costs of 1e13; the updated x_B then drifted by 5.7e-4, and the test stopped "optimal"
+  // and separated on what was the optimal basis at objective 0.
+  const std::vector<Vec3> a = {{0.0, 0.0, 40.0},
+                               {0.0, 0.0, 0.0},
+                               {508.546875, 511.984375, -254.0},
+                               {-510.0, -391.453125, -510.625},
+                               {-508.015625, -508.0, -511.984375},
+                               {-512.0, -512.0, -511.890625},
+                               {0.0, 1.0, -512.0},
+                               {-512.0, -511.875, -512.0}};
+  std::vector<Vec3> b = {{-253.984375, -254.0, 511.984375},
+                         {511.984375, -508.015625, -128.0},
+                         {-510.5, -71.96875, 511.234375}};
+  for (int i = 0; i < 10; ++i) b.push_back(Vec3(-512.0));
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective == 0.0);  // GLPK's rational simplex: they intersect
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    const LpResult ab = lpIntersect(a, b, defaults(), options);
+    const LpResult ba = lpIntersect(b, a, defaults(), options);
+    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
+    CHECK(ab.status == LpStatus::Optimal);
+    CHECK(ab.intersect);
+    CHECK(ba.intersect);
+  }
+}

@@ -34,6 +34,8 @@ constexpr int kDegenerateRunForBland = 1;
 // relative to epsilon.
 constexpr int kPerturbAfter = 50;
 constexpr Real kPerturbation = 0.01;
+// The verdict is read from x_B only while its estimated drift is below this fraction of epsilon.
+constexpr Real kDriftForVerdict = 1e-3;
 
 // Normalised LP data: coordinates of column j in coords[d * m + j] (S columns +s, T columns -t);
 // column j < nA has a 1 in convexity row n, the others in row n + 1.
@@ -67,14 +69,35 @@ class Simplex {
     int degenerateRun = 0;
     bool perturbed = false;
     computeDuals();
+    // A verdict is not given on x_B and duals that may have drifted by more than a thousandth of
+    // epsilon since they were last computed afresh from the basis (drift_, see pivot()); they
+    // are recomputed first. The product-form updates drift after pivots through an
+    // ill-conditioned basis: fuzz_narrowphase found a pair 0.039 m deep (1e-4 of its size) whose
+    // pivots passed through reduced costs of 1e13 and then stopped "optimal" at an objective of
+    // 5.7e-4 on what was the optimal basis, at objective 0. A well-conditioned run drifts by
+    // about 1e-14 and skips the recomputation (it would cost a quarter of a small query).
+    auto fresh = [&] { return drift_ <= kDriftForVerdict * eps_; };
+    auto refresh = [&] {
+      refactor();
+      computeDuals();
+      objective = objectiveValue();
+    };
     for (;;) {
-      if (objective <= eps_) break;  // the zero: intersect, no need to go on (article's loop test)
+      if (objective <= eps_) {  // the zero: intersect, no need to go on (article's loop test)
+        if (fresh()) break;
+        refresh();
+        continue;
+      }
       if (r.pivots >= maxPivots_) {
         r.status = LpStatus::MaxPivots;
         break;
       }
       int q = bland ? priceBland(0) : priceDantzig();
-      if (q < 0) break;  // every reduced cost >= -tolDual: optimal
+      if (q < 0) {  // every reduced cost >= -tolDual: optimal
+        if (fresh()) break;
+        refresh();
+        continue;
+      }
       std::array<Real, K> alpha = column(q);
       int row = ratioTest(alpha, bland);
       // The feasible set is bounded, so an improving column has a positive pivot in exact
@@ -96,15 +119,18 @@ class Simplex {
           }
         }
       }
-      if (row < 0) break;
+      if (row < 0) {
+        if (fresh()) break;
+        refresh();
+        continue;
+      }
       Real theta = xb_[row] / alpha[row];
       const Real dq = reducedCost(q);
       justLeft_ = basic_[row];
       pivot(row, q, alpha);
       ++r.pivots;
       if (r.pivots % kRefactorPeriod == 0) {
-        refactor();
-        computeDuals();
+        refresh();
       } else {
         updateDuals(dq, row);
       }
@@ -359,8 +385,11 @@ class Simplex {
 
   void pivot(int row, int q, const std::array<Real, K>& alpha) {
     Real inv = 1.0 / alpha[row];
-    for (int l = 0; l < K; ++l) binv_[row][l] *= inv;
-    xb_[row] *= inv;
+    Real rowMax = std::abs(xb_[row] *= inv), alphaMax = 0.0;
+    for (int l = 0; l < K; ++l) rowMax = std::max(rowMax, std::abs(binv_[row][l] *= inv));
+    for (int i = 0; i < K; ++i) alphaMax = std::max(alphaMax, std::abs(alpha[i]));
+    // Each update below subtracts products of up to alphaMax * rowMax, each rounded by an ulp.
+    drift_ += std::numeric_limits<Real>::epsilon() * alphaMax * rowMax;
     for (int i = 0; i < K; ++i) {
       if (i == row || alpha[i] == 0.0) continue;
       Real f = alpha[i];
@@ -375,6 +404,7 @@ class Simplex {
   // Recomputes B^-1 and x_B = B^-1 b from the basis columns (Gauss-Jordan, partial pivoting), to
   // stop the product-form updates from drifting. Keeps the old inverse if B looks singular.
   void refactor() {
+    drift_ = 0.0;  // also when B looks singular: the old inverse is then the best there is
     Real m[K][2 * K];
     for (int i = 0; i < K; ++i)
       for (int l = 0; l < 2 * K; ++l) m[i][l] = l - K == i ? 1.0 : 0.0;
@@ -419,6 +449,7 @@ class Simplex {
   std::array<Real, K> y_{};
   int basic_[K];
   int justLeft_ = -1;
+  Real drift_ = 0.0;  // bound on the rounding x_B and B^-1 gathered since the last refactor
 };
 
 LpWorkspace& defaultWorkspace(const LpOptions& options) {
