@@ -360,7 +360,7 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   // Found by fuzz_narrowphase (tests/fuzz/corpus/narrowphase/regression-lp-drift): A 0.039 m into
   // B, for sets 1024 m across (depth 7.6e-5 h). Dantzig's pivots first pass through a basis with
   // reduced costs of 1e13; the updated x_B then drifted by 5.7e-4, and the test stopped "optimal"
-  // and separated on what was the optimal basis at objective 0.
+  // and separated at an objective of 5.7e-4 (lp.cpp, run()).
   const std::vector<Vec3> a = {{0.0, 0.0, 40.0},
                                {0.0, 0.0, 0.0},
                                {508.546875, 511.984375, -254.0},
@@ -373,17 +373,23 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
                          {511.984375, -508.015625, -128.0},
                          {-510.5, -71.96875, 511.234375}};
   for (int i = 0; i < 10; ++i) b.push_back(Vec3(-512.0));
-  const GlpkAnswer g = glpkObjective(a, b, true);
-  REQUIRE(g.solved);
-  CHECK(g.objective == 0.0);  // GLPK's rational simplex: they intersect
-  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
-    LpOptions options;
-    options.pricing = pricing;
-    const LpResult ab = lpIntersect(a, b, defaults(), options);
-    const LpResult ba = lpIntersect(b, a, defaults(), options);
-    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
-    CHECK(ab.status == LpStatus::Optimal);
-    CHECK(ab.intersect);
-    CHECK(ba.intersect);
+  // The second finding (regression-lp-drift-2): B's third point moved, 0.0088 m deep.
+  std::vector<Vec3> b2 = b;
+  b2[2] = Vec3(-138.5, -71.96875, 511.234375);
+  for (const auto* other : {&b, &b2}) {
+    const GlpkAnswer g = glpkObjective(a, *other, true);
+    REQUIRE(g.solved);
+    // GLPK's rational simplex: they intersect (2 + its optimum -2 rounds to 0 or an ulp of 2).
+    CHECK(g.objective <= 1e-15);
+    for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+      LpOptions options;
+      options.pricing = pricing;
+      const LpResult ab = lpIntersect(a, *other, defaults(), options);
+      const LpResult ba = lpIntersect(*other, a, defaults(), options);
+      CAPTURE(other == &b2, static_cast<int>(pricing), ab.objective, ba.objective);
+      CHECK(ab.status == LpStatus::Optimal);
+      CHECK(ab.intersect);
+      CHECK(ba.intersect);
+    }
   }
 }

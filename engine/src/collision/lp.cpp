@@ -55,11 +55,7 @@ class Simplex {
       : p_(p), eps_(eps), maxPivots_(maxPivots), pricing_(pricing) {
     tolDual_ = std::max(0.25 * eps, 1e-13);
     tolDegenerate_ = 1e-3 * eps;
-    for (int i = 0; i < K; ++i) {
-      for (int l = 0; l < K; ++l) binv_[i][l] = i == l ? 1.0 : 0.0;
-      basic_[i] = p.m + i;
-      xb_[i] = i < N ? 0.0 : 1.0;
-    }
+    startFromSlacks();
   }
 
   LpResult run() {
@@ -68,25 +64,47 @@ class Simplex {
     Real objective = objectiveValue();
     int degenerateRun = 0;
     bool perturbed = false;
+    bool restarted = false;
     computeDuals();
     // A verdict is not given on x_B and duals that may have drifted by more than a thousandth of
     // epsilon since they were last computed afresh from the basis (drift_, see pivot()); they
     // are recomputed first. The product-form updates drift after pivots through an
-    // ill-conditioned basis: fuzz_narrowphase found a pair 0.039 m deep (1e-4 of its size) whose
-    // pivots passed through reduced costs of 1e13 and then stopped "optimal" at an objective of
-    // 5.7e-4 on what was the optimal basis, at objective 0. A well-conditioned run drifts by
-    // about 1e-14 and skips the recomputation (it would cost a quarter of a small query).
+    // ill-conditioned basis. fuzz_narrowphase found two pairs (0.039 and 0.0088 m deep, 1e-4
+    // and 2e-5 of their size) whose pivots passed through reduced costs of 1e13:
+    //  - the first then stopped "optimal" at an objective of 5.7e-4; recomputed, its basis has
+    //    a component of B^-1 b below -epsilon (the ratio tests were misled by drifted values), so
+    //    the objective is not backed by a feasible point. Such a search starts again, once, from
+    //    the slack basis, by Bland's rule throughout.
+    //  - the second, recomputed, is feasible and has an improving column: the one that had just
+    //    left, which excluded() keeps out against noisy duals. Fresh duals lift that exclusion.
+    // A well-conditioned run drifts by about 1e-14 and skips the recomputation (it would cost a
+    // quarter of a small query).
     auto fresh = [&] { return drift_ <= kDriftForVerdict * eps_; };
     auto refresh = [&] {
       refactor();
       computeDuals();
       objective = objectiveValue();
+      justLeft_ = -1;  // its exclusion guards against noisy duals; these are fresh
+    };
+    auto restart = [&] {
+      restarted = true;
+      startFromSlacks();
+      computeDuals();
+      objective = objectiveValue();
+      bland = true;
+      degenerateRun = 0;
     };
     for (;;) {
       if (objective <= eps_) {  // the zero: intersect, no need to go on (article's loop test)
-        if (fresh()) break;
-        refresh();
-        continue;
+        if (!fresh()) {
+          refresh();
+          continue;
+        }
+        if (infeasible_ && !restarted) {
+          restart();
+          continue;
+        }
+        break;
       }
       if (r.pivots >= maxPivots_) {
         r.status = LpStatus::MaxPivots;
@@ -94,9 +112,15 @@ class Simplex {
       }
       int q = bland ? priceBland(0) : priceDantzig();
       if (q < 0) {  // every reduced cost >= -tolDual: optimal
-        if (fresh()) break;
-        refresh();
-        continue;
+        if (!fresh()) {
+          refresh();
+          continue;
+        }
+        if (infeasible_ && !restarted) {
+          restart();
+          continue;
+        }
+        break;
       }
       std::array<Real, K> alpha = column(q);
       int row = ratioTest(alpha, bland);
@@ -120,9 +144,15 @@ class Simplex {
         }
       }
       if (row < 0) {
-        if (fresh()) break;
-        refresh();
-        continue;
+        if (!fresh()) {
+          refresh();
+          continue;
+        }
+        if (infeasible_ && !restarted) {
+          restart();
+          continue;
+        }
+        break;
       }
       Real theta = xb_[row] / alpha[row];
       const Real dq = reducedCost(q);
@@ -136,7 +166,8 @@ class Simplex {
       }
       objective = objectiveValue();
       degenerateRun = theta <= tolDegenerate_ ? degenerateRun + 1 : 0;
-      if (pricing_ == LpPricing::DantzigBland) bland = degenerateRun >= kDegenerateRunForBland;
+      if (pricing_ == LpPricing::DantzigBland && !restarted)
+        bland = degenerateRun >= kDegenerateRunForBland;
       // Bland's rule cannot cycle in exact arithmetic, but rounding in an ill-conditioned basis
       // can make it stall. A long degenerate run gets the classic cure once: shift the basic
       // values by distinct tiny amounts (a perturbation of b by B delta, far below epsilon), which
@@ -157,6 +188,18 @@ class Simplex {
   }
 
  private:
+  // The slack basis: B = I, x_B = b (0 for the coordinate rows, 1 for the convexity rows).
+  void startFromSlacks() {
+    for (int i = 0; i < K; ++i) {
+      for (int l = 0; l < K; ++l) binv_[i][l] = i == l ? 1.0 : 0.0;
+      basic_[i] = p_.m + i;
+      xb_[i] = i < N ? 0.0 : 1.0;
+    }
+    justLeft_ = -1;
+    drift_ = 0.0;
+    infeasible_ = false;
+  }
+
   Real coord(int d, int j) const { return p_.coords[d * p_.m + j]; }
   int convexityRow(int j) const { return j < p_.nA ? N : N + 1; }
   bool isBasic(int j) const {
@@ -435,7 +478,9 @@ class Simplex {
     // Row c of the reduced matrix is row c of B^-1 (basis position c).
     for (int i = 0; i < K; ++i) {
       for (int l = 0; l < K; ++l) binv_[i][l] = m[i][K + l];
-      xb_[i] = std::max(0.0, binv_[i][N] + binv_[i][N + 1]);
+      const Real x = binv_[i][N] + binv_[i][N + 1];
+      if (x < -eps_) infeasible_ = true;
+      xb_[i] = std::max(0.0, x);
     }
   }
 
@@ -449,7 +494,8 @@ class Simplex {
   std::array<Real, K> y_{};
   int basic_[K];
   int justLeft_ = -1;
-  Real drift_ = 0.0;  // bound on the rounding x_B and B^-1 gathered since the last refactor
+  Real drift_ = 0.0;         // bound on the rounding x_B and B^-1 gathered since the last refactor
+  bool infeasible_ = false;  // a refactorisation found B^-1 b < -epsilon
 };
 
 LpWorkspace& defaultWorkspace(const LpOptions& options) {
