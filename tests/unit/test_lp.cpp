@@ -376,7 +376,14 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   // The second finding (regression-lp-drift-2): B's third point moved, 0.0088 m deep.
   std::vector<Vec3> b2 = b;
   b2[2] = Vec3(-138.5, -71.96875, 511.234375);
-  for (const auto* other : {&b, &b2}) {
+  // The third (regression-lp-drift-3): 0.00073 m deep; Bland's rule from the slack basis ends
+  // in the same infeasible basis as the first attempt.
+  std::vector<Vec3> b3 = b;
+  b3[2] = Vec3(-510.5, -502.734375, 317.71875);
+  b3[3] = Vec3(-508.015625, -512.0, -512.0);
+  const std::vector<Vec3>* findings[] = {&b, &b2, &b3};
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<Vec3>* other = findings[k];
     const GlpkAnswer g = glpkObjective(a, *other, true);
     REQUIRE(g.solved);
     // GLPK's rational simplex: they intersect (2 + its optimum -2 rounds to 0 or an ulp of 2).
@@ -386,7 +393,7 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
       options.pricing = pricing;
       const LpResult ab = lpIntersect(a, *other, defaults(), options);
       const LpResult ba = lpIntersect(*other, a, defaults(), options);
-      CAPTURE(other == &b2, static_cast<int>(pricing), ab.objective, ba.objective);
+      CAPTURE(k, static_cast<int>(pricing), ab.objective, ba.objective);
       CHECK(ab.status == LpStatus::Optimal);
       CHECK(ab.intersect);
       CHECK(ba.intersect);

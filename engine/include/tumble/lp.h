@@ -63,7 +63,9 @@ struct LpResult {
 /// Pivot rule of the simplex method.
 enum class LpPricing {
   DantzigBland,  ///< most negative reduced cost; Bland's rule after a degenerate pivot (default)
-  Bland          ///< Bland's rule at every pivot (slower; the textbook anti-cycling rule)
+  /// Bland's rule at every pivot (slower; the textbook anti-cycling rule). Either rule, if
+  /// rounding led it to an infeasible basis, restarts once with b perturbed by Dantzig's rule.
+  Bland
 };
 
 /// Scratch memory of the LP test. Reused between queries, so that after the largest query has

@@ -74,7 +74,11 @@ class Simplex {
     //  - the first then stopped "optimal" at an objective of 5.7e-4; recomputed, its basis has
     //    a component of B^-1 b below -epsilon (the ratio tests were misled by drifted values), so
     //    the objective is not backed by a feasible point. Such a search starts again, once, from
-    //    the slack basis, by Bland's rule throughout.
+    //    the slack basis with b perturbed (below) and by Dantzig's rule: a third finding
+    //    (0.00073 m deep) showed that Bland's rule from the slack basis takes the same
+    //    degenerate pivots through the same ill-conditioned bases to the same infeasible end.
+    //    With b perturbed no pivot is degenerate, so the ratio test picks rows by their ratio
+    //    (large pivots first in a near-tie) and Dantzig's rule cannot cycle.
     //  - the second, recomputed, is feasible and has an improving column: the one that had just
     //    left, which excluded() keeps out against noisy duals. Fresh duals lift that exclusion.
     // A well-conditioned run drifts by about 1e-14 and skips the recomputation (it would cost a
@@ -90,8 +94,10 @@ class Simplex {
       restarted = true;
       startFromSlacks();
       computeDuals();
+      for (int i = 0; i < K; ++i) xb_[i] += kPerturbation * eps_ * (1.0 + i) / K;
+      perturbed = true;
       objective = objectiveValue();
-      bland = true;
+      bland = false;
       degenerateRun = 0;
     };
     for (;;) {
@@ -166,8 +172,7 @@ class Simplex {
       }
       objective = objectiveValue();
       degenerateRun = theta <= tolDegenerate_ ? degenerateRun + 1 : 0;
-      if (pricing_ == LpPricing::DantzigBland && !restarted)
-        bland = degenerateRun >= kDegenerateRunForBland;
+      if (!restarted) bland = degenerateRun >= kDegenerateRunForBland;
       // Bland's rule cannot cycle in exact arithmetic, but rounding in an ill-conditioned basis
       // can make it stall. A long degenerate run gets the classic cure once: shift the basic
       // values by distinct tiny amounts (a perturbation of b by B delta, far below epsilon), which
