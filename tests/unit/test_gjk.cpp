@@ -244,6 +244,18 @@ TEST_CASE("GJK: point sets sharing a vertex are at distance 0", "[gjk][fuzz]") {
   std::vector<Vec3> aTies3 = aTies2;
   aTies3[2] = {511.984375, -511.25, -512};
   CHECK(gjkDistance(shapeOf(aTies3), {}, shapeOf(bTies2), {}, settings).distance <= 1e-9);
+  // A fourth: the supporting faces along -v are segments along x through the shared vertex,
+  // so A - B's face there has the origin on an edge, not at a vertex: every tilt met a vertex of
+  // that face in the simplex's plane and GJK stopped at 0.0013. The tied pair nearest the
+  // witnesses is the shared vertex.
+  const Vec3 v0{511.984375, 511.984375, 511.984375};
+  const std::vector<Vec3> aEdge = {v0,
+                                   {511.984375, -458.125, 492.0},
+                                   {511.984375, -511.796875, -340.015625},
+                                   {-508.015625, v0.y, v0.z}};
+  const std::vector<Vec3> bEdge = {{v0.x, 511.921875, v0.z}, {-320.015625, v0.y, v0.z}, v0};
+  CHECK(gjkDistance(shapeOf(aEdge), {}, shapeOf(bEdge), {}, settings).distance <= 1e-9);
+  CHECK(gjkDistance(shapeOf(bEdge), {}, shapeOf(aEdge), {}, settings).distance <= 1e-9);
   std::mt19937_64 rng(0x5aa3edull);
   std::uniform_int_distribution<int> grid(-512 * 64, 512 * 64), count(1, 6), kind(0, 3);
   std::uniform_int_distribution<int> small(-128, 128), large(-1024 * 64, 1024 * 64);

@@ -7,8 +7,9 @@
 //  - the support point does not improve the lower bound: |v|^2 - v.w <= tolerance |v|^2 (van den
 //    Bergen 2003, sec. 4.3.5): Separated;
 //  - the support point repeats a simplex vertex (Box2D's b2ShapeDistance) or the new simplex is
-//    not strictly closer, even after asking again with a tilted direction (ties on the
-//    supporting plane): Separated with the previous estimate;
+//    not strictly closer, even after asking again with a tilted direction and for the tied
+//    support pair nearest the witnesses (ties on the supporting plane): Separated with the
+//    previous estimate;
 //  - boolean mode: v.w > 0 is a separating plane: Separated;
 //  - gjk.max_iterations support evaluations: MaxIterations with the best estimate so far.
 #include "tumble/gjk.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 
 #include "collision/gjk_boolean.h"
 #include "collision/gjk_pair.h"
@@ -76,6 +78,32 @@ struct Simplex {
 };
 
 enum class Mode { Distance, Boolean };
+
+// Support ties for the last stall request: points whose height along the search direction d is
+// within this fraction of |v|^2 (= |d|^2) of the highest count as on the supporting plane.
+constexpr Real kTieBand = 1e-3;
+
+// Of A (maximising d.p) or B (minimising, as A - B's support does), the point within `band` of
+// the supporting plane nearest `witness` (A's frame). A scan of all points: only stalls ask.
+int nearestTie(const PairFrame& frame, const Vec3& d, const Vec3& witness, Real band, bool ofA) {
+  const int n = static_cast<int>(ofA ? frame.sizeA() : frame.sizeB());
+  auto point = [&](int i) { return ofA ? frame.pointA(i) : frame.pointB(i); };
+  const Real sign = ofA ? 1.0 : -1.0;
+  Real top = -std::numeric_limits<Real>::max();
+  for (int i = 0; i < n; ++i) top = std::max(top, sign * glm::dot(d, point(i)));
+  int best = 0;
+  Real bestDistance = std::numeric_limits<Real>::max();
+  for (int i = 0; i < n; ++i) {
+    const Vec3 p = point(i);
+    if (sign * glm::dot(d, p) < top - band) continue;
+    const Real dd = glm::dot(p - witness, p - witness);
+    if (dd < bestDistance) {
+      bestDistance = dd;
+      best = i;
+    }
+  }
+  return best;
+}
 
 void witnesses(const PairFrame& frame, const Simplex& s, Vec3& pa, Vec3& pb) {
   pa = Vec3{0.0};
@@ -182,6 +210,28 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
         if (vvNew < vv) {
           stalled = false;
           w = sx.w[n];  // for the trace
+        }
+      }
+    }
+    // Still stalled: among the points of each set on the supporting plane along -v (within
+    // kTieBand |v|^2), take the one nearest the current witness point. With the origin on an
+    // edge of A - B, as for two slivers whose supporting faces are segments through a shared
+    // vertex, every vertex of that face lies in the plane of the simplex and no tilt gains
+    // anything; but the shared vertex pair is the origin itself, and it is the tied pair next
+    // to the witnesses (fuzz: 0.0013 m for a true 0 on sets 1024 m wide).
+    if (stalled && tilts < kMaxTilts) {
+      ++tilts;
+      Vec3 pa, pb;
+      witnesses(frame, sx, pa, pb);
+      const int ja = nearestTie(frame, -v, pa, kTieBand * vv, true);
+      const int jb = nearestTie(frame, -v, pb, kTieBand * vv, false);
+      if (!sx.contains(ja, jb)) {
+        sx.set(n, frame.difference(ja, jb), ja, jb);
+        detail::closestOnSimplex(sx.w, n + 1, sub);
+        vvNew = glm::dot(sub.v, sub.v);
+        if (vvNew < vv) {
+          stalled = false;
+          w = sx.w[n];
         }
       }
     }
