@@ -400,3 +400,29 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
     }
   }
 }
+
+TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsilon",
+          "[lp][glpk]") {
+  // Found by fuzz_narrowphase (regression-lp-residual): B is one point, at least 0.24 m outside
+  // A (exact arithmetic; GJK: 1.62 m). A 1.9e-9 pivot made the basis' condition 1e15; its
+  // recomputed slacks summed to 5e-17 and the LP said "intersect". The residual b - A x from the
+  // columns themselves is large there, and the search restarts.
+  const std::vector<Vec3> a = {{0.0, -483.890625, -511.984375}, {-512.0, -510.0, -510.0},
+                               {-254.0, 511.96875, 511.984375}, {1.0, -412.0, -510.0},
+                               {-350.0, -351.375, -351.375},    {2.0, -510.5, -512.0},
+                               {0.0, -512.0, -512.0},           {-510.03125, -512.0, -512.0}};
+  const std::vector<Vec3> b(8, Vec3(-512.0));
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective > 1e-3);  // GLPK's rational simplex: separated
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    const LpResult ab = lpIntersect(a, b, defaults(), options);
+    const LpResult ba = lpIntersect(b, a, defaults(), options);
+    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
+    CHECK_FALSE(ab.intersect);
+    CHECK_FALSE(ba.intersect);
+    CHECK(ab.objective == Approx(g.objective).epsilon(1e-6));
+  }
+}
