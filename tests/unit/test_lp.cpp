@@ -401,6 +401,32 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   }
 }
 
+TEST_CASE("LP: basic values are refined against the columns", "[lp][glpk]") {
+  // Found by fuzz_narrowphase (regression-lp-refine): 1.3e-4 m deep for sets 1024 m across
+  // (2.5e-7 of their size, just past the cross-check band). The last pivot is 1e-6, so x_B =
+  // B^-1 b is off by about 1e-9 (epsilon): the basis proved "infeasible", the restart took the
+  // same pivots, and the LP said separated at an objective of 1.16e-9. One step of iterative
+  // refinement at each refactorisation recovers x_B.
+  const Vec3 s{-512.0, -512.0, -512.0};
+  const std::vector<Vec3> a = {{508.25, -510.4375, -512.0},           {-512.0, -512.0, 511.953125},
+                               {511.984375, 511.984375, -510.515625}, s,
+                               {-512.0, 131.84375, -511.734375},      s};
+  const std::vector<Vec3> b = {
+      {-509.0625, 132.0, -511.734375}, s, {146.0, -511.296875, -512.0}, s, s, s, s, s, s};
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    const LpResult ab = lpIntersect(a, b, defaults(), options);
+    const LpResult ba = lpIntersect(b, a, defaults(), options);
+    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
+    CHECK(ab.intersect);
+    CHECK(ba.intersect);
+  }
+}
+
 TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsilon",
           "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-residual): B is one point, at least 0.24 m outside
