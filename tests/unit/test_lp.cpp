@@ -381,8 +381,15 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   std::vector<Vec3> b3 = b;
   b3[2] = Vec3(-510.5, -502.734375, 317.71875);
   b3[3] = Vec3(-508.015625, -512.0, -512.0);
-  const std::vector<Vec3>* findings[] = {&b, &b2, &b3};
-  for (int k = 0; k < 3; ++k) {
+  // The fourth (regression-lp-readmit): 0.039 m deep; after the recomputation one more pivot,
+  // and the column that had just left was the improving one (kept out, the LP stopped at 5.7e-4).
+  std::vector<Vec3> b4 = b;
+  b4[1] = Vec3(511.984375, -124.015625, -128.0);
+  b4[2] = Vec3(-512.0, -71.96875, 511.234375);
+  b4[3] = Vec3(-509.546875, -512.0, -512.0);
+  for (int i = 0; i < 3; ++i) b4.push_back(Vec3(-512.0));
+  const std::vector<Vec3>* findings[] = {&b, &b2, &b3, &b4};
+  for (int k = 0; k < 4; ++k) {
     const std::vector<Vec3>* other = findings[k];
     const GlpkAnswer g = glpkObjective(a, *other, true);
     REQUIRE(g.solved);

@@ -34,6 +34,8 @@ constexpr int kDegenerateRunForBland = 1;
 // relative to epsilon.
 constexpr int kPerturbAfter = 50;
 constexpr Real kPerturbation = 0.01;
+// Times per query that the column which just left may be priced again before optimality.
+constexpr int kMaxReadmissions = 4;
 // The verdict is read from x_B only while its estimated drift is below this fraction of epsilon.
 constexpr Real kDriftForVerdict = 1e-3;
 
@@ -65,6 +67,7 @@ class Simplex {
     int degenerateRun = 0;
     bool perturbed = false;
     bool restarted = false;
+    int readmissions = 0;
     computeDuals();
     // A verdict is not given on x_B and duals that may have drifted by more than a thousandth of
     // epsilon since they were last computed afresh from the basis (drift_, see pivot()); they
@@ -120,6 +123,15 @@ class Simplex {
       if (q < 0) {  // every reduced cost >= -tolDual: optimal
         if (!fresh()) {
           refresh();
+          continue;
+        }
+        // Optimality is only judged over every nonbasic column: the one that just left may come
+        // back (a few times per query, against 2-cycles of noise). fuzz_narrowphase: after a
+        // recomputation one more pivot, and then the just-left column was the improving one
+        // of a pair 0.039 m deep that stopped at 5.7e-4.
+        if (justLeft_ >= 0 && readmissions < kMaxReadmissions) {
+          ++readmissions;
+          justLeft_ = -1;
           continue;
         }
         if (infeasible_ && !restarted) {
