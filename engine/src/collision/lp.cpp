@@ -120,18 +120,18 @@ class Simplex {
         break;
       }
       int q = bland ? priceBland(0) : priceDantzig();
+      // Optimality is only judged over every nonbasic column: the one that just left may come
+      // back (a few times per query, against 2-cycles of noise). fuzz_narrowphase: after a
+      // recomputation one more pivot, and then the just-left column was the improving one of a
+      // pair 0.039 m deep that stopped at 5.7e-4.
+      if (q < 0 && justLeft_ >= 0 && readmissions < kMaxReadmissions &&
+          reducedCost(justLeft_) < -tolDualNow_) {
+        ++readmissions;
+        q = justLeft_;
+      }
       if (q < 0) {  // every reduced cost >= -tolDual: optimal
         if (!fresh()) {
           refresh();
-          continue;
-        }
-        // Optimality is only judged over every nonbasic column: the one that just left may come
-        // back (a few times per query, against 2-cycles of noise). fuzz_narrowphase: after a
-        // recomputation one more pivot, and then the just-left column was the improving one
-        // of a pair 0.039 m deep that stopped at 5.7e-4.
-        if (justLeft_ >= 0 && readmissions < kMaxReadmissions) {
-          ++readmissions;
-          justLeft_ = -1;
           continue;
         }
         if (infeasible_ && !restarted) {
