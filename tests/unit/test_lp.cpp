@@ -434,6 +434,38 @@ TEST_CASE("LP: basic values are refined against the columns", "[lp][glpk]") {
   }
 }
 
+TEST_CASE("LP: 'separated' is said only with a plane that separates the points", "[lp][glpk]") {
+  // Found by fuzz_narrowphase (regression-lp-certificate): 0.039 m deep for sets 1024 m across.
+  // The final basis holds two pairs of near-duplicate points (condition about 1e13); a basic
+  // column's reduced cost, which pricing never looks at, read -7.8e-4, and the LP stopped
+  // "optimal" at 5.7e-4. The duals' plane, checked against the points, does not separate them.
+  const std::vector<Vec3> a = {{0.0, 0.0, 40.0},
+                               {0.0, 0.0, 0.0},
+                               {508.546875, 511.984375, -254.0},
+                               {-510.0, -391.453125, -510.625},
+                               {-508.515625, -508.0, -511.984375},
+                               {-512.0, -512.0, -511.890625},
+                               {0.0, 1.0, -512.0},
+                               {-512.0, -511.875, -512.0}};
+  std::vector<Vec3> b = {{-253.984375, -254.0, 511.984375},
+                         {511.984375, -508.015625, -228.0},
+                         {-512.0, -72.0, 511.234375},
+                         {-509.546875, -512.0, -512.0}};
+  for (int i = 0; i < 12; ++i) b.push_back(Vec3(-512.0));
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    const LpResult ab = lpIntersect(a, b, defaults(), options);
+    const LpResult ba = lpIntersect(b, a, defaults(), options);
+    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
+    CHECK(ab.intersect);
+    CHECK(ba.intersect);
+  }
+}
+
 TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsilon",
           "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-residual): B is one point, at least 0.24 m outside
