@@ -377,7 +377,7 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   std::vector<Vec3> b2 = b;
   b2[2] = Vec3(-138.5, -71.96875, 511.234375);
   // The third (regression-lp-drift-3): 0.00073 m deep; Bland's rule from the slack basis ends
-  // in the same infeasible basis as the first attempt.
+  // in the same infeasible basis as Dantzig's.
   std::vector<Vec3> b3 = b;
   b3[2] = Vec3(-510.5, -502.734375, 317.71875);
   b3[3] = Vec3(-508.015625, -512.0, -512.0);
@@ -411,9 +411,9 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
 TEST_CASE("LP: basic values are refined against the columns", "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-refine): 1.3e-4 m deep for sets 1024 m across
   // (2.5e-7 of their size, just past the cross-check band). The last pivot is 1e-6, so x_B =
-  // B^-1 b is off by about 1e-9 (epsilon): the basis proved "infeasible", the restart took the
-  // same pivots, and the LP said separated at an objective of 1.16e-9. One step of iterative
-  // refinement at each refactorisation recovers x_B.
+  // B^-1 b is off by about 1e-9 (epsilon): the basis proved "infeasible" and the LP said
+  // separated at an objective of 1.16e-9. One step of iterative refinement at each
+  // refactorisation recovers x_B.
   const Vec3 s{-512.0, -512.0, -512.0};
   const std::vector<Vec3> a = {{508.25, -510.4375, -512.0},           {-512.0, -512.0, 511.953125},
                                {511.984375, 511.984375, -510.515625}, s,
@@ -466,12 +466,48 @@ TEST_CASE("LP: 'separated' is said only with a plane that separates the points",
   }
 }
 
+TEST_CASE("LP: a verdict double precision cannot back is found again in long double",
+          "[lp][glpk]") {
+  // Found by fuzz_narrowphase (regression-lp-precise): 0.795 m deep for sets 1024 m across. In
+  // double precision both pricing rules end "separated" at 2.4e-7 without a separating plane;
+  // the long double run finds the intersection.
+  const std::vector<Vec3> a = {{0.0, 0.0, 40.0625},
+                               {0.0, 0.0, 0.0},
+                               {508.546875, 511.984375, -254.0},
+                               {-510.0, -391.453125, -510.625},
+                               {-508.015625, -508.0, -511.984375},
+                               {-512.0, -512.0, -511.984375},
+                               {1.0, 1.0, -512.0},
+                               {-512.0, -239.875, -512.0}};
+  const std::vector<Vec3> b = {
+      {-253.984375, -254.0, 511.984375}, {511.984375, -124.015625, -503.984375},
+      {317.71875, -222.875, -512.0},     {-512.0, -512.0, -512.0},
+      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0},
+      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0},
+      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0},
+      {-512.0, -512.0, -512.0},          {-224.0, -222.875, -350.875},
+      {-512.0, -512.0, -512.0},          {-512.0, -512.0, 116.765625},
+      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0}};
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    const LpResult ab = lpIntersect(a, b, defaults(), options);
+    const LpResult ba = lpIntersect(b, a, defaults(), options);
+    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
+    CHECK(ab.intersect);
+    CHECK(ba.intersect);
+  }
+}
+
 TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsilon",
           "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-residual): B is one point, at least 0.24 m outside
   // A (exact arithmetic; GJK: 1.62 m). A 1.9e-9 pivot made the basis' condition 1e15; its
   // recomputed slacks summed to 5e-17 and the LP said "intersect". The residual b - A x from the
-  // columns themselves is large there, and the search restarts.
+  // columns themselves is large there: no certificate, solved again in long double.
   const std::vector<Vec3> a = {{0.0, -483.890625, -511.984375}, {-512.0, -510.0, -510.0},
                                {-254.0, 511.96875, 511.984375}, {1.0, -412.0, -510.0},
                                {-350.0, -351.375, -351.375},    {2.0, -510.5, -512.0},

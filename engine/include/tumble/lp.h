@@ -32,7 +32,12 @@
 /// by a failing random case): basic columns and the column that just left never enter; a column
 /// whose best pivot is under 1e-4 is passed over for one with a sound pivot when there is one;
 /// the zero of reduced costs scales with |y|; after 50 degenerate pivots in a row the basic values
-/// are perturbed once by 1% of epsilon (removed at the end).
+/// are perturbed once by 1% of epsilon (removed at the end). Before a verdict the basic values
+/// and duals are recomputed from the basis (with one step of iterative refinement) when the
+/// product-form updates may have drifted, and the verdict needs a certificate computed from the
+/// points: "intersect" a feasible x whose residual b - A x is within epsilon, "separated" the
+/// duals' plane with A and B on its two sides. A run without one (near-duplicate points make
+/// bases of condition 1e13) is solved again in long double; `pivots` counts both runs.
 ///
 /// Inputs are point sets of at least one point each with finite coordinates. An empty set
 /// intersects nothing (intersect false, objective 2, as in the article).
@@ -63,9 +68,7 @@ struct LpResult {
 /// Pivot rule of the simplex method.
 enum class LpPricing {
   DantzigBland,  ///< most negative reduced cost; Bland's rule after a degenerate pivot (default)
-  /// Bland's rule at every pivot (slower; the textbook anti-cycling rule). Either rule, if
-  /// rounding led it to an infeasible basis, restarts once with b perturbed by Dantzig's rule.
-  Bland
+  Bland          ///< Bland's rule at every pivot (slower; the textbook anti-cycling rule)
 };
 
 /// Scratch memory of the LP test. Reused between queries, so that after the largest query has

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace tumble {
 namespace {
@@ -48,14 +49,14 @@ struct Problem {
   int m = 0;
 };
 
-template <int N>
+template <int N, class T>
 class Simplex {
  public:
   static constexpr int K = N + 2;
 
-  Simplex(const Problem<N>& p, Real eps, int maxPivots, LpPricing pricing)
+  Simplex(const Problem<N>& p, T eps, int maxPivots, LpPricing pricing)
       : p_(p), eps_(eps), maxPivots_(maxPivots), pricing_(pricing) {
-    tolDual_ = std::max(0.25 * eps, 1e-13);
+    tolDual_ = std::max<T>(0.25 * eps, 1e-13);
     tolDegenerate_ = 1e-3 * eps;
     startFromSlacks();
   }
@@ -63,29 +64,19 @@ class Simplex {
   LpResult run() {
     LpResult r;
     bool bland = pricing_ == LpPricing::Bland;
-    Real objective = objectiveValue();
+    T objective = objectiveValue();
     int degenerateRun = 0;
     bool perturbed = false;
-    bool restarted = false;
     int readmissions = 0;
     computeDuals();
     // A verdict is not given on x_B and duals that may have drifted by more than a thousandth of
     // epsilon since they were last computed afresh from the basis (drift_, see pivot()); they
     // are recomputed first. The product-form updates drift after pivots through an
-    // ill-conditioned basis. fuzz_narrowphase found two pairs (0.039 and 0.0088 m deep, 1e-4
-    // and 2e-5 of their size) whose pivots passed through reduced costs of 1e13:
-    //  - the first then stopped "optimal" at an objective of 5.7e-4; recomputed, its basis has
-    //    a component of B^-1 b below -epsilon (the ratio tests were misled by drifted values), so
-    //    the objective is not backed by a feasible point. Such a search starts again, once, from
-    //    the slack basis with b perturbed (below) and by Dantzig's rule: a third finding
-    //    (0.00073 m deep) showed that Bland's rule from the slack basis takes the same
-    //    degenerate pivots through the same ill-conditioned bases to the same infeasible end.
-    //    With b perturbed no pivot is degenerate, so the ratio test picks rows by their ratio
-    //    (large pivots first in a near-tie) and Dantzig's rule cannot cycle.
-    //  - the second, recomputed, is feasible and has an improving column: the one that had just
-    //    left, which excluded() keeps out against noisy duals. Fresh duals lift that exclusion.
-    // A well-conditioned run drifts by about 1e-14 and skips the recomputation (it would cost a
-    // quarter of a small query).
+    // ill-conditioned basis: fuzz_narrowphase found pairs (1024 m across, 0.039 m deep) whose
+    // pivots passed through reduced costs of 1e13 and then stopped "optimal" at an objective of
+    // 5.7e-4. A well-conditioned run drifts by about 1e-14 and skips the recomputation (it would
+    // cost a quarter of a small query). Whether the verdict is then backed by a certificate is
+    // certified() (solve() solves again in extended precision when it is not).
     auto fresh = [&] { return drift_ <= kDriftForVerdict * eps_; };
     auto refresh = [&] {
       refactor();
@@ -93,24 +84,10 @@ class Simplex {
       objective = objectiveValue();
       justLeft_ = -1;  // its exclusion guards against noisy duals; these are fresh
     };
-    auto restart = [&] {
-      restarted = true;
-      startFromSlacks();
-      computeDuals();
-      for (int i = 0; i < K; ++i) xb_[i] += kPerturbation * eps_ * (1.0 + i) / K;
-      perturbed = true;
-      objective = objectiveValue();
-      bland = false;
-      degenerateRun = 0;
-    };
     for (;;) {
       if (objective <= eps_) {  // the zero: intersect, no need to go on (article's loop test)
         if (!fresh()) {
           refresh();
-          continue;
-        }
-        if ((infeasible_ || residual() > eps_) && !restarted) {
-          restart();
           continue;
         }
         break;
@@ -134,13 +111,9 @@ class Simplex {
           refresh();
           continue;
         }
-        if ((infeasible_ || !separates()) && !restarted) {
-          restart();
-          continue;
-        }
         break;
       }
-      std::array<Real, K> alpha = column(q);
+      std::array<T, K> alpha = column(q);
       int row = ratioTest(alpha, bland);
       // The feasible set is bounded, so an improving column has a positive pivot in exact
       // arithmetic; none above the pivot zero, or only a tiny one, means the column's reduced
@@ -150,7 +123,7 @@ class Simplex {
       // precision).
       if (row < 0 || alpha[row] < kSmallPivot) {
         for (int q2 = priceBland(q + 1); q2 >= 0; q2 = priceBland(q2 + 1)) {
-          std::array<Real, K> a2 = column(q2);
+          std::array<T, K> a2 = column(q2);
           int r2 = ratioTest(a2, true);
           if (r2 < 0) continue;
           if (row < 0 || a2[r2] >= kSmallPivot) {  // the first usable, or the first sound one
@@ -166,14 +139,10 @@ class Simplex {
           refresh();
           continue;
         }
-        if (infeasible_ && !restarted) {
-          restart();
-          continue;
-        }
         break;
       }
-      Real theta = xb_[row] / alpha[row];
-      const Real dq = reducedCost(q);
+      T theta = xb_[row] / alpha[row];
+      const T dq = reducedCost(q);
       justLeft_ = basic_[row];
       pivot(row, q, alpha);
       ++r.pivots;
@@ -184,7 +153,7 @@ class Simplex {
       }
       objective = objectiveValue();
       degenerateRun = theta <= tolDegenerate_ ? degenerateRun + 1 : 0;
-      if (!restarted) bland = degenerateRun >= kDegenerateRunForBland;
+      if (pricing_ == LpPricing::DantzigBland) bland = degenerateRun >= kDegenerateRunForBland;
       // Bland's rule cannot cycle in exact arithmetic, but rounding in an ill-conditioned basis
       // can make it stall. A long degenerate run gets the classic cure once: shift the basic
       // values by distinct tiny amounts (a perturbation of b by B delta, far below epsilon), which
@@ -201,22 +170,29 @@ class Simplex {
     }
     // "Intersect" is only said of basic values whose residual, computed from the columns
     // themselves, is within epsilon too: that is what bounds the distance (top of this file).
-    if (objective <= eps_) {
-      const Real checked = residual();
-      if (checked > eps_) objective = checked;
-    }
-    r.objective = objective;
+    const T checked = residual();
+    if (objective <= eps_ && checked > eps_) objective = checked;
+    r.objective = static_cast<Real>(objective);
     r.intersect = objective <= eps_;
+    certified_ = r.status == LpStatus::MaxPivots ||
+                 (!infeasible_ && (r.intersect ? checked <= eps_ : separates()));
     return r;
   }
+
+  /// After run(): the verdict is backed by a certificate computed from the points themselves:
+  /// "intersect" by a feasible x whose residual b - A x is within epsilon, "separated" by the
+  /// duals' plane, which has all of A on one side and all of B on the other (separates()); and
+  /// no recomputation found the basis infeasible (B^-1 b < -epsilon). A run stopped by the pivot
+  /// cap counts as certified (the cap is the caller's budget).
+  bool certified() const { return certified_; }
 
  private:
   // sum |b - A x| for the current basic values, from the columns (not from B^-1): the tracked
   // slacks equal it only while B^-1 is accurate. Through a basis of condition 1e15 (a 1.9e-9
   // pivot, fuzz_narrowphase) the recomputed slacks summed to 5e-17 for a point 0.24 m or more
-  // outside the other polytope; its residual is large, and the search restarts.
-  Real residual() const {
-    std::array<Real, K> res{};
+  // outside the other polytope; its residual is large, so that verdict is not certified.
+  T residual() const {
+    std::array<T, K> res{};
     res[N] = 1.0;
     res[N + 1] = 1.0;
     for (int i = 0; i < K; ++i) {
@@ -227,7 +203,7 @@ class Simplex {
     }
     for (int i = 0; i < K; ++i)
       if (basic_[i] >= p_.m) res[basic_[i] - p_.m] -= xb_[i];
-    Real sum = 0.0;
+    T sum = 0.0;
     for (int i = 0; i < K; ++i) sum += std::abs(res[i]);
     return sum;
   }
@@ -239,7 +215,7 @@ class Simplex {
   // points (condition about 1e13, fuzz_narrowphase) a basic column's reduced cost, which
   // pricing never looks at, read -7.8e-4, and the LP called a pair 0.039 m deep separated.
   bool separates() const {
-    Real topA = -std::numeric_limits<Real>::max(), bottomB = std::numeric_limits<Real>::max();
+    T topA = -std::numeric_limits<T>::max(), bottomB = std::numeric_limits<T>::max();
     for (int j = 0; j < p_.m; ++j) {
       if (j < p_.nA)
         topA = std::max(topA, dot(j));
@@ -261,7 +237,7 @@ class Simplex {
     infeasible_ = false;
   }
 
-  Real coord(int d, int j) const { return p_.coords[d * p_.m + j]; }
+  T coord(int d, int j) const { return p_.coords[d * p_.m + j]; }
   int convexityRow(int j) const { return j < p_.nA ? N : N + 1; }
   bool isBasic(int j) const {
     for (int i = 0; i < K; ++i)
@@ -274,8 +250,8 @@ class Simplex {
   bool excluded(int j) const { return j == justLeft_ || isBasic(j); }
 
   // The objective is the sum of the slacks (= e^T (b - A x)); only basic slacks are nonzero.
-  Real objectiveValue() const {
-    Real f = 0.0;
+  T objectiveValue() const {
+    T f = 0.0;
     for (int i = 0; i < K; ++i)
       if (basic_[i] >= p_.m) f += xb_[i];
     return f;
@@ -289,15 +265,15 @@ class Simplex {
         for (int l = 0; l < K; ++l) y_[l] += binv_[i][l];
     // Reduced costs carry rounding proportional to |y|, which an ill-conditioned basis inflates:
     // the dual zero scales with it.
-    Real yMax = 1.0;
+    T yMax = 1.0;
     for (int l = 0; l < K; ++l) yMax = std::max(yMax, std::abs(y_[l]));
     tolDualNow_ = tolDual_ * yMax;
   }
 
   // After a pivot on `row` with entering reduced cost dq: y' = y + dq * (new row of B^-1), the
   // product-form update of the duals (Chvatal ch. 7); drift is reset at each refactorisation.
-  void updateDuals(Real dq, int row) {
-    Real yMax = 1.0;
+  void updateDuals(T dq, int row) {
+    T yMax = 1.0;
     for (int l = 0; l < K; ++l) {
       y_[l] += dq * binv_[row][l];
       yMax = std::max(yMax, std::abs(y_[l]));
@@ -306,9 +282,9 @@ class Simplex {
   }
 
   // Reduced cost of structural j: 0 - y^T a_j. Of slack l: 1 - y_l.
-  Real reducedCost(int j) const {
+  T reducedCost(int j) const {
     if (j >= p_.m) return 1.0 - y_[j - p_.m];
-    Real s = y_[convexityRow(j)];
+    T s = y_[convexityRow(j)];
     for (int d = 0; d < N; ++d) s += y_[d] * coord(d, j);
     return -s;
   }
@@ -317,16 +293,16 @@ class Simplex {
   // y_c . s_j and the T column maximising y_c . (-t_j). The maximum is found branch-free with four
   // independent lanes, then the first column reaching it (the same expression, so the same
   // rounding): ties go to the lowest index, as in a plain scan.
-  Real dot(int j) const {
-    Real v = y_[0] * p_.coords[j] + y_[1] * p_.coords[p_.m + j];
+  T dot(int j) const {
+    T v = y_[0] * p_.coords[j] + y_[1] * p_.coords[p_.m + j];
     if constexpr (N == 3) v += y_[2] * p_.coords[2 * p_.m + j];
     return v;
   }
 
   // Kept out of line: inlined into run() it measured 20% slower at 512 points (register spills).
-  [[gnu::noinline]] int argmaxDot(int lo, int hi, Real& best) const {
+  [[gnu::noinline]] int argmaxDot(int lo, int hi, T& best) const {
     if (lo >= hi) return -1;
-    Real m0 = dot(lo);
+    T m0 = dot(lo);
     int i0 = lo;
     int j = lo + 1;
 #if defined(__GNUC__)
@@ -334,48 +310,51 @@ class Simplex {
     // loop by itself), four lanes in two registers; the same comparisons as the scalar loop.
     using V2 = Real __attribute__((vector_size(16)));
     using I2 = long long __attribute__((vector_size(16)));
-    if (hi - j >= 16) {  // below that the lane merge costs more than it saves
-      const Real* c0 = p_.coords;
-      const Real* c1 = p_.coords + p_.m;
-      const Real* c2 = N == 3 ? p_.coords + 2 * p_.m : nullptr;
-      const V2 ya = {y_[0], y_[0]}, yb = {y_[1], y_[1]},
-               yc = {y_[N == 3 ? 2 : 0], y_[N == 3 ? 2 : 0]};
-      V2 ma = {m0, m0}, mb = ma;
-      I2 ia = {i0, i0}, ib = ia;
-      I2 ja = {j, j + 1}, jb = {j + 2, j + 3};
-      const I2 step = {4, 4};
-      auto load = [](const Real* p) {
-        V2 v;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-      };
-      for (; j + 4 <= hi; j += 4) {
-        V2 va = ya * load(c0 + j) + yb * load(c1 + j);
-        V2 vb = ya * load(c0 + j + 2) + yb * load(c1 + j + 2);
-        if constexpr (N == 3) {
-          va += yc * load(c2 + j);
-          vb += yc * load(c2 + j + 2);
+    // Double data only (the extended-precision re-solve scans scalar); below 16 columns the lane
+    // merge costs more than it saves.
+    if constexpr (std::is_same_v<T, Real>)
+      if (hi - j >= 16) {
+        const Real* c0 = p_.coords;
+        const Real* c1 = p_.coords + p_.m;
+        const Real* c2 = N == 3 ? p_.coords + 2 * p_.m : nullptr;
+        const V2 ya = {y_[0], y_[0]}, yb = {y_[1], y_[1]},
+                 yc = {y_[N == 3 ? 2 : 0], y_[N == 3 ? 2 : 0]};
+        V2 ma = {m0, m0}, mb = ma;
+        I2 ia = {i0, i0}, ib = ia;
+        I2 ja = {j, j + 1}, jb = {j + 2, j + 3};
+        const I2 step = {4, 4};
+        auto load = [](const Real* p) {
+          V2 v;
+          std::memcpy(&v, p, sizeof v);
+          return v;
+        };
+        for (; j + 4 <= hi; j += 4) {
+          V2 va = ya * load(c0 + j) + yb * load(c1 + j);
+          V2 vb = ya * load(c0 + j + 2) + yb * load(c1 + j + 2);
+          if constexpr (N == 3) {
+            va += yc * load(c2 + j);
+            vb += yc * load(c2 + j + 2);
+          }
+          const I2 ga = va > ma, gb = vb > mb;
+          ia = ga ? ja : ia;
+          ma = ga ? va : ma;
+          ib = gb ? jb : ib;
+          mb = gb ? vb : mb;
+          ja += step;
+          jb += step;
         }
-        const I2 ga = va > ma, gb = vb > mb;
-        ia = ga ? ja : ia;
-        ma = ga ? va : ma;
-        ib = gb ? jb : ib;
-        mb = gb ? vb : mb;
-        ja += step;
-        jb += step;
+        const Real ms[4] = {ma[0], ma[1], mb[0], mb[1]};
+        const int is[4] = {static_cast<int>(ia[0]), static_cast<int>(ia[1]),
+                           static_cast<int>(ib[0]), static_cast<int>(ib[1])};
+        for (int l = 0; l < 4; ++l)
+          if (ms[l] > m0 || (ms[l] == m0 && is[l] < i0)) {
+            m0 = ms[l];
+            i0 = is[l];
+          }
       }
-      const Real ms[4] = {ma[0], ma[1], mb[0], mb[1]};
-      const int is[4] = {static_cast<int>(ia[0]), static_cast<int>(ia[1]), static_cast<int>(ib[0]),
-                         static_cast<int>(ib[1])};
-      for (int l = 0; l < 4; ++l)
-        if (ms[l] > m0 || (ms[l] == m0 && is[l] < i0)) {
-          m0 = ms[l];
-          i0 = is[l];
-        }
-    }
 #endif
     for (; j < hi; ++j) {
-      const Real v = dot(j);
+      const T v = dot(j);
       if (v > m0) {
         m0 = v;
         i0 = j;
@@ -387,11 +366,11 @@ class Simplex {
 
   // The same without the excluded columns: the rare case where the branch-free maximum landed
   // on one.
-  int argmaxDotNonbasic(int lo, int hi, Real& best) const {
+  int argmaxDotNonbasic(int lo, int hi, T& best) const {
     int idx = -1;
     for (int j = lo; j < hi; ++j) {
       if (excluded(j)) continue;
-      Real v = dot(j);
+      T v = dot(j);
       if (idx < 0 || v > best) {
         best = v;
         idx = j;
@@ -402,12 +381,12 @@ class Simplex {
 
   int priceDantzig() const {
     int q = -1;
-    Real best = -tolDualNow_;
+    T best = -tolDualNow_;
     for (int part = 0; part < 2; ++part) {
       int lo = part == 0 ? 0 : p_.nA, hi = part == 0 ? p_.nA : p_.m;
-      Real dot = 0.0;
+      T dot = 0.0;
       int j = argmaxDot(lo, hi, dot);
-      Real d = -(y_[N + part] + dot);
+      T d = -(y_[N + part] + dot);
       // The maximum on a basic column (reduced cost 0) means no column of this set improves,
       // unless rounding made that 0 negative: only then look past the excluded columns.
       if (j >= 0 && d < best && excluded(j)) {
@@ -420,7 +399,7 @@ class Simplex {
       }
     }
     for (int l = 0; l < K; ++l) {
-      Real d = 1.0 - y_[l];
+      T d = 1.0 - y_[l];
       if (d < best && !excluded(p_.m + l)) {
         best = d;
         q = p_.m + l;
@@ -432,7 +411,7 @@ class Simplex {
   int priceBland(int start) const {
     for (int j = start; j < p_.m + K; ++j) {
       if (j >= p_.m && excluded(j)) continue;
-      Real d = reducedCost(j);
+      T d = reducedCost(j);
       // A basic column's reduced cost is 0 up to rounding; an ill-conditioned basis can make the
       // rounding exceed the tolerance, and pivoting a basic column on itself would cycle.
       if (d < -tolDualNow_ && !excluded(j)) return j;
@@ -441,15 +420,15 @@ class Simplex {
   }
 
   // B^-1 a_q.
-  std::array<Real, K> column(int q) const {
-    std::array<Real, K> a{};
+  std::array<T, K> column(int q) const {
+    std::array<T, K> a{};
     if (q >= p_.m) {
       for (int i = 0; i < K; ++i) a[i] = binv_[i][q - p_.m];
       return a;
     }
     int cr = convexityRow(q);
     for (int i = 0; i < K; ++i) {
-      Real s = binv_[i][cr];
+      T s = binv_[i][cr];
       for (int d = 0; d < N; ++d) s += binv_[i][d] * coord(d, q);
       a[i] = s;
     }
@@ -461,14 +440,14 @@ class Simplex {
   // the largest alpha (stability), or under Bland's rule the lowest basic index among the rows
   // whose alpha is at least kBlandRelativePivot of the largest. Plain Bland would take a 1e-6
   // pivot over a 1.0 one in a degenerate tie, and the basis inverse would never recover.
-  int ratioTest(const std::array<Real, K>& alpha, bool bland) const {
+  int ratioTest(const std::array<T, K>& alpha, bool bland) const {
     // Candidates only: alpha <= kPivotZero (= kAlphaZero) neither bounds nor pivots. Ratios are
     // compared as products (x_i <= theta_max alpha_i) so that each row costs one division.
-    Real thetaMax = std::numeric_limits<Real>::max();
+    T thetaMax = std::numeric_limits<T>::max();
     for (int i = 0; i < K; ++i)
       if (alpha[i] > kAlphaZero) thetaMax = std::min(thetaMax, (xb_[i] + kPrimalTol) / alpha[i]);
     bool tied[K];
-    Real maxAlpha = 0.0;
+    T maxAlpha = 0.0;
     for (int i = 0; i < K; ++i) {
       tied[i] = alpha[i] > kPivotZero && xb_[i] <= thetaMax * alpha[i];
       if (tied[i]) maxAlpha = std::max(maxAlpha, alpha[i]);
@@ -487,16 +466,16 @@ class Simplex {
     return row;
   }
 
-  void pivot(int row, int q, const std::array<Real, K>& alpha) {
-    Real inv = 1.0 / alpha[row];
-    Real rowMax = std::abs(xb_[row] *= inv), alphaMax = 0.0;
+  void pivot(int row, int q, const std::array<T, K>& alpha) {
+    T inv = 1.0 / alpha[row];
+    T rowMax = std::abs(xb_[row] *= inv), alphaMax = 0.0;
     for (int l = 0; l < K; ++l) rowMax = std::max(rowMax, std::abs(binv_[row][l] *= inv));
     for (int i = 0; i < K; ++i) alphaMax = std::max(alphaMax, std::abs(alpha[i]));
     // Each update below subtracts products of up to alphaMax * rowMax, each rounded by an ulp.
-    drift_ += std::numeric_limits<Real>::epsilon() * alphaMax * rowMax;
+    drift_ += std::numeric_limits<T>::epsilon() * alphaMax * rowMax;
     for (int i = 0; i < K; ++i) {
       if (i == row || alpha[i] == 0.0) continue;
-      Real f = alpha[i];
+      T f = alpha[i];
       for (int l = 0; l < K; ++l) binv_[i][l] -= f * binv_[row][l];
       xb_[i] -= f * xb_[row];
       // The ratio test keeps x_B >= 0; a rounding-size negative would poison later ratios.
@@ -509,7 +488,7 @@ class Simplex {
   // stop the product-form updates from drifting. Keeps the old inverse if B looks singular.
   void refactor() {
     drift_ = 0.0;  // also when B looks singular: the old inverse is then the best there is
-    Real m[K][2 * K];
+    T m[K][2 * K];
     for (int i = 0; i < K; ++i)
       for (int l = 0; l < 2 * K; ++l) m[i][l] = l - K == i ? 1.0 : 0.0;
     for (int c = 0; c < K; ++c) {
@@ -528,11 +507,11 @@ class Simplex {
       if (std::abs(m[piv][c]) < 1e-14) return;
       if (piv != c)
         for (int l = 0; l < 2 * K; ++l) std::swap(m[c][l], m[piv][l]);
-      Real inv = 1.0 / m[c][c];
+      T inv = 1.0 / m[c][c];
       for (int l = 0; l < 2 * K; ++l) m[c][l] *= inv;
       for (int i = 0; i < K; ++i) {
         if (i == c || m[i][c] == 0.0) continue;
-        Real f = m[i][c];
+        T f = m[i][c];
         for (int l = 0; l < 2 * K; ++l) m[i][l] -= f * m[c][l];
       }
     }
@@ -544,7 +523,7 @@ class Simplex {
     // One step of iterative refinement, x_B += B^-1 (b - B x_B) with the residual from the
     // columns: in a basis of condition 1e6 (a 1e-6 pivot) x_B = B^-1 b is off by 1e-9, the size
     // of epsilon, and an intersecting pair 2.5e-7 of its size deep read as separated (fuzz).
-    std::array<Real, K> res{};
+    std::array<T, K> res{};
     res[N] = 1.0;
     res[N + 1] = 1.0;
     for (int c = 0; c < K; ++c) {
@@ -557,26 +536,27 @@ class Simplex {
       }
     }
     for (int i = 0; i < K; ++i) {
-      Real dx = 0.0;
+      T dx = 0.0;
       for (int l = 0; l < K; ++l) dx += binv_[i][l] * res[l];
-      const Real x = xb_[i] + dx;
+      const T x = xb_[i] + dx;
       if (x < -eps_) infeasible_ = true;
-      xb_[i] = std::max(0.0, x);
+      xb_[i] = std::max<T>(0.0, x);
     }
   }
 
   Problem<N> p_;
-  Real eps_;
+  T eps_;
   int maxPivots_;
   LpPricing pricing_;
-  Real tolDual_ = 0.0, tolDualNow_ = 0.0, tolDegenerate_ = 0.0;
-  Real binv_[K][K];
-  std::array<Real, K> xb_{};
-  std::array<Real, K> y_{};
+  T tolDual_ = 0.0, tolDualNow_ = 0.0, tolDegenerate_ = 0.0;
+  T binv_[K][K];
+  std::array<T, K> xb_{};
+  std::array<T, K> y_{};
   int basic_[K];
   int justLeft_ = -1;
-  Real drift_ = 0.0;         // bound on the rounding x_B and B^-1 gathered since the last refactor
+  T drift_ = 0.0;            // bound on the rounding x_B and B^-1 gathered since the last refactor
   bool infeasible_ = false;  // a refactorisation found B^-1 b < -epsilon
+  bool certified_ = false;
 };
 
 LpWorkspace& defaultWorkspace(const LpOptions& options) {
@@ -637,8 +617,18 @@ LpResult solve(int nA, int nB, RelA relA, RelB relB, const Settings::Lp& setting
   p.coords = c;
   p.nA = nA;
   p.m = m;
-  Simplex<N> simplex(p, settings.epsilon, settings.maxPivots, options.pricing);
+  Simplex<N, Real> simplex(p, settings.epsilon, settings.maxPivots, options.pricing);
   LpResult s = simplex.run();
+  // Near-duplicate points (1e-4 of the pair's size apart, fuzz_narrowphase) make bases of
+  // condition 1e13, where double precision cannot back its verdict; long double (64-bit
+  // mantissa on x86-64, 11 bits more) solves all such findings. Rare: only uncertified runs.
+  if (!simplex.certified()) {
+    Simplex<N, long double> precise(p, settings.epsilon, std::max(1, settings.maxPivots - s.pivots),
+                                    options.pricing);
+    const int first = s.pivots;
+    s = precise.run();
+    s.pivots += first;
+  }
   s.scale = h;
   return s;
 }
