@@ -42,13 +42,35 @@ int pairCount() {
 
 TEST_CASE("Cross-check: the band", "[crosscheck]") {
   Settings s;
-  // 16 sqrt(eps) = 16 * 2^-26 wins with the defaults (100 gjk.tolerance = 1e-8).
-  CHECK(crossCheckBand(1.0, s) == Approx(16.0 / 67108864.0));
+  // 32 sqrt(3) sqrt(eps) = 32 sqrt(3) 2^-26 wins with the defaults (100 gjk.tolerance = 1e-8).
+  CHECK(crossCheckBand(1.0, s) == Approx(32.0 * std::sqrt(3.0) / 67108864.0));
   s.lp.epsilon = 1e-6;
   CHECK(crossCheckBand(2.0, s) == Approx(2.0 * 2.0 * std::sqrt(3.0) * 1e-6));
   s.lp.epsilon = 1e-15;
   s.gjk.tolerance = 1e-4;
   CHECK(crossCheckBand(3.0, s) == Approx(3e-2));
+}
+
+TEST_CASE("Cross-check: GJK's floor on slivers sharing a vertex is inside the band",
+          "[crosscheck]") {
+  // fuzz_narrowphase (regression-gjk-band): touching sets 1024 m across, GJK stops at 2.4e-4 m,
+  // 2.4e-7 of its simplex's |w| = 1024 m but 4.8e-7 of h = 512 m, outside the band of 16 sqrt(eps)
+  // h it had then. The LP finds them touching.
+  const std::vector<Vec3> a = {
+      {511.859375, -508.015625, -512.0},    {-512.0, -512.0, -512.0},
+      {-511.40625, 464.0, -512.0},          {-512.0, -512.0, -512.0},
+      {508.0, 511.984375, 511.984375},      {511.984375, -504.015625, -512.0},
+      {-511.96875, -512.0, 490.53125},      {511.984375, 511.984375, 511.984375},
+      {511.984375, 511.984375, 511.984375}, {511.984375, 511.984375, 511.984375},
+      {511.984375, 511.984375, 511.984375}, {511.984375, 511.984375, -86.34375},
+      {-86.34375, -86.34375, -86.375},      {509.65625, 511.984375, 511.984375},
+      {511.984375, 511.984375, 511.984375}};
+  std::vector<Vec3> b = {{511.921875, -508.015625, -512.0}};
+  for (int i = 1; i < 16; ++i) b.push_back(Vec3(-512.0));
+  const CrossCheckResult r = crossCheck(a, b, Settings{});
+  CHECK(r.lp.intersect);
+  CHECK(r.gjkMeasure <= 1e-6 * r.lp.scale);  // GJK's floor, a few sqrt(eps) |w|
+  CHECK(r.agree);
 }
 
 TEST_CASE("Cross-check: analytic boxes", "[crosscheck]") {
@@ -141,7 +163,7 @@ TEST_CASE("Cross-check: GJK and LP agree on random pairs of every family", "[cro
 
 TEST_CASE("Cross-check: agreement near contact", "[crosscheck]") {
   // Each pair is moved along GJK's closest direction (separated) or EPA's normal (overlapping) to
-  // a signed gap g = k * scale, k in +-{1e-6, 1e-5, 1e-3}: gaps just outside the band (2.4e-7
+  // a signed gap g = k * scale, k in +-{1e-6, 1e-5, 1e-3}: gaps just outside the band (8.3e-7
   // scale), where the two methods are most likely to part ways.
   const Settings s;
   const int n = std::max(1, pairCount() / 10);

@@ -13,10 +13,11 @@
 namespace tumble {
 
 Real crossCheckBand(Real scale, const Settings& settings) {
-  // 16 sqrt(eps) = 2.4e-7: GJK's floor near contact (crosscheck.h).
+  // 16 sqrt(eps) |w| with |w| <= 2 sqrt(3) h = 8.3e-7 h: GJK's floor near contact (crosscheck.h).
   const Real rootEps = std::sqrt(std::numeric_limits<Real>::epsilon());
-  const Real rel = std::max(
-      {16.0 * rootEps, 2.0 * std::sqrt(3.0) * settings.lp.epsilon, 100.0 * settings.gjk.tolerance});
+  const Real rel =
+      std::max({32.0 * std::sqrt(3.0) * rootEps, 2.0 * std::sqrt(3.0) * settings.lp.epsilon,
+                100.0 * settings.gjk.tolerance});
   return scale * rel;
 }
 
