@@ -502,6 +502,72 @@ TEST_CASE("LP: a verdict double precision cannot back is found again in long dou
   }
 }
 
+TEST_CASE("LP: without a certificate in long double the swapped problem is solved", "[lp][glpk]") {
+  // Found by fuzz_narrowphase (regression-lp-swapped): 49 m deep for sets 1024 m across. Double
+  // and long double both end 1.25e-9 above epsilon with no separating plane; with B's columns
+  // first the pivots take another path and find the intersection.
+  const std::vector<Vec3> a = {{0.0, 0.0, 56.0625},
+                               {0.0, 0.0, 0.0},
+                               {508.546875, 511.984375, -254.0},
+                               {-510.0, -391.453125, -510.625},
+                               {-508.015625, -508.0, -367.25},
+                               {-512.0, -512.0, -511.984375},
+                               {1.0, 1.0, -512.0},
+                               {-512.0, -239.875, -512.0}};
+  const std::vector<Vec3> b = {{-253.984375, -254.0, 511.984375},
+                               {511.984375, -508.015625, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0},
+                               {-512.0, -128.0, 364.015625},
+                               {367.421875, 367.421875, 367.421875},
+                               {367.421875, 367.421875, 367.421875}};
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    CAPTURE(static_cast<int>(pricing));
+    CHECK(lpIntersect(a, b, defaults(), options).intersect);
+    CHECK(lpIntersect(b, a, defaults(), options).intersect);
+  }
+}
+
+TEST_CASE("LP: the pivot cap covers the runs after an uncertified one", "[lp]") {
+  // Found by fuzz_narrowphase (regression-lp-cap): with the cap at 8 the first run stopped
+  // uncertified after 8 pivots and the long double run was given 1 more.
+  const std::vector<Vec3> a = {{-512.0, -512.0, -512.0},
+                               {130.0, -479.921875, -479.875},
+                               {508.0, 511.984375, 511.984375},
+                               {-508.015625, -512.0, -441.484375},
+                               {-423.65625, -423.65625, -423.65625},
+                               {-423.65625, -423.65625, -423.65625},
+                               {-423.65625, -423.65625, -423.65625},
+                               {128.34375, -479.921875, -479.875},
+                               {508.0, -420.015625, -423.65625}};
+  const std::vector<Vec3> b = {{-423.65625, -423.65625, -423.65625}};
+  for (int cap = 1; cap <= 40; ++cap) {
+    Settings::Lp settings = defaults();
+    settings.maxPivots = cap;
+    for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+      LpOptions options;
+      options.pricing = pricing;
+      CAPTURE(cap, static_cast<int>(pricing));
+      CHECK(lpIntersect(a, b, settings, options).pivots <= cap);
+      CHECK(lpIntersect(b, a, settings, options).pivots <= cap);
+    }
+  }
+}
+
 TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsilon",
           "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-residual): B is one point, at least 0.24 m outside

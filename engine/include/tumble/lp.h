@@ -37,7 +37,8 @@
 /// product-form updates may have drifted, and the verdict needs a certificate computed from the
 /// points: "intersect" a feasible x whose residual b - A x is within epsilon, "separated" the
 /// duals' plane with A and B on its two sides. A run without one (near-duplicate points make
-/// bases of condition 1e13) is solved again in long double; `pivots` counts both runs.
+/// bases of condition 1e13) is solved again in long double, and then, still without one, with
+/// the sets swapped; `pivots` counts every run, and the cap covers them all.
 ///
 /// Inputs are point sets of at least one point each with finite coordinates. An empty set
 /// intersects nothing (intersect false, objective 2, as in the article).
