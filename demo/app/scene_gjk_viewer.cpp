@@ -427,7 +427,7 @@ void GjkViewerScene::drawResults() {
   }
   ImGui::Text("LP   %s", verdict(c.lp.intersect));
   ImGui::Text("     objective %.3g, %d pivots, %s", c.lp.objective, c.lp.pivots,
-              c.lpCapped() ? "max_pivots" : "ok");
+              c.lpCapped() ? "max_pivots" : (c.lp.certified ? "ok" : "uncertified"));
   ImGui::Text("band %.3g m (h = %.3g m)", c.band, c.lp.scale);
   if (c.agree) {
     ImGui::TextColored(good,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "pair_families.h"
@@ -570,6 +571,58 @@ TEST_CASE("LP: the pivot cap covers the runs after an uncertified one", "[lp]") 
         if (!r.intersect) CHECK(r.status == LpStatus::MaxPivots);
       }
     }
+  }
+}
+
+TEST_CASE("LP: a verdict no run can certify is marked uncertified", "[lp][glpk]") {
+  // Found by fuzz_narrowphase (regression-lp-uncertified-*): 0.031 and 10.7 m deep for sets
+  // 1024 m across. Double, long double and the swapped problem all end 1.1-1.3e-9 above epsilon
+  // without a separating plane. Not solved: the LP says so instead of a bare "separated".
+  const std::vector<std::pair<std::vector<Vec3>, std::vector<Vec3>>> pairs = {
+      {{{-509.96875, 511.984375, 511.96875},
+        {511.984375, 511.984375, -256.015625},
+        {511.984375, 511.953125, 510.125},
+        {511.953125, 511.984375, 511.984375},
+        {511.984375, 511.984375, 511.984375}},
+       {{511.96875, 511.984375, 511.984375},
+        {511.96875, 511.96875, 511.984375},
+        {511.984375, 511.984375, -256.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0}}},
+      {{{0.0, 0.0, 40.0},
+        {0.0, 0.0, -259.9375},
+        {108.546875, 511.984375, -254.0},
+        {110.0, 511.984375, -254.0},
+        {-510.0, -391.453125, -510.625},
+        {-508.015625, -508.0, -511.984375},
+        {-512.0, 508.0, -500.0},
+        {0.0, 0.0, 40.0}},
+       {{0.0, 0.0, -259.9375},
+        {108.546875, 511.984375, -254.0},
+        {110.0, 511.984375, -254.0},
+        {-510.0, -391.453125, -510.625},
+        {-508.015625, -508.0, -511.984375},
+        {-512.0, -512.0, -511.890625},
+        {0.0, 1.0, -348.0},
+        {-512.0, -511.875, -512.0},
+        {511.984375, 511.984375, -124.015625},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -512.0},
+        {-512.0, -512.0, -511.890625},
+        {0.0, 1.0, -348.0}}},
+  };
+  for (const auto& [a, b] : pairs) {
+    const GlpkAnswer g = glpkObjective(a, b, true);
+    REQUIRE(g.solved);
+    CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
+    const LpResult r = lpIntersect(a, b, defaults());
+    CAPTURE(r.objective);
+    CHECK((r.intersect || !r.certified));
   }
 }
 

@@ -6,7 +6,8 @@
 ///            "status": "ok"}, "lp": {"intersect": true, "objective": 0.0, "pivots": 5,
 ///            "status": "ok"}, "agree": true}
 /// `distance` replaces `depth` when GJK says separated; `status` is "ok" or "max_iterations"
-/// (GJK or EPA hit its cap) / "max_pivots". Numbers are printed with 17 significant digits, so
+/// (GJK or EPA hit its cap) / "max_pivots", or for the LP "uncertified" (LpResult::certified
+/// is false: its verdict may be wrong). Numbers are printed with 17 significant digits, so
 /// they read back bit for bit.
 ///
 /// Input rules: `id` is a string; `a` and `b` are non-empty arrays of 3-number arrays with finite

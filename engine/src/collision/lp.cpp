@@ -651,6 +651,7 @@ LpResult solve(int nA, int nB, RelA relA, RelB relB, const Settings::Lp& setting
   // The cap stopped the search for a certified verdict: say so (regression-lp-cap: at cap 8 the
   // long double run ended "separated" 1.9e-9 above epsilon without a plane, 0.00095 m deep).
   if (!certified && s.pivots >= settings.maxPivots) s.status = LpStatus::MaxPivots;
+  s.certified = certified;
   s.scale = h;
   return s;
 }
