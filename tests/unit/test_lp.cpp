@@ -93,6 +93,25 @@ Settings::Lp defaults() {
   return Settings{}.lp;
 }
 
+// A fuzz finding whose sets intersect: GLPK's rational simplex says so (2 + its optimum -2 rounds
+// to 0 or an ulp of 2), and the LP agrees, certified, with either pricing rule and in either order.
+void checkFindingIntersects(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  const GlpkAnswer g = glpkObjective(a, b, true);
+  REQUIRE(g.solved);
+  CHECK(g.objective <= 1e-15);
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    const LpResult ab = lpIntersect(a, b, defaults(), options);
+    const LpResult ba = lpIntersect(b, a, defaults(), options);
+    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
+    CHECK(ab.status == LpStatus::Optimal);
+    CHECK(ab.certified);
+    CHECK(ab.intersect);
+    CHECK(ba.intersect);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("LP: identical, nested, touching and separated boxes", "[lp]") {
@@ -391,21 +410,8 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   for (int i = 0; i < 3; ++i) b4.push_back(Vec3(-512.0));
   const std::vector<Vec3>* findings[] = {&b, &b2, &b3, &b4};
   for (int k = 0; k < 4; ++k) {
-    const std::vector<Vec3>* other = findings[k];
-    const GlpkAnswer g = glpkObjective(a, *other, true);
-    REQUIRE(g.solved);
-    // GLPK's rational simplex: they intersect (2 + its optimum -2 rounds to 0 or an ulp of 2).
-    CHECK(g.objective <= 1e-15);
-    for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
-      LpOptions options;
-      options.pricing = pricing;
-      const LpResult ab = lpIntersect(a, *other, defaults(), options);
-      const LpResult ba = lpIntersect(*other, a, defaults(), options);
-      CAPTURE(k, static_cast<int>(pricing), ab.objective, ba.objective);
-      CHECK(ab.status == LpStatus::Optimal);
-      CHECK(ab.intersect);
-      CHECK(ba.intersect);
-    }
+    CAPTURE(k);
+    checkFindingIntersects(a, *findings[k]);
   }
 }
 
@@ -421,18 +427,7 @@ TEST_CASE("LP: basic values are refined against the columns", "[lp][glpk]") {
                                {-512.0, 131.84375, -511.734375},      s};
   const std::vector<Vec3> b = {
       {-509.0625, 132.0, -511.734375}, s, {146.0, -511.296875, -512.0}, s, s, s, s, s, s};
-  const GlpkAnswer g = glpkObjective(a, b, true);
-  REQUIRE(g.solved);
-  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
-  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
-    LpOptions options;
-    options.pricing = pricing;
-    const LpResult ab = lpIntersect(a, b, defaults(), options);
-    const LpResult ba = lpIntersect(b, a, defaults(), options);
-    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
-    CHECK(ab.intersect);
-    CHECK(ba.intersect);
-  }
+  checkFindingIntersects(a, b);
 }
 
 TEST_CASE("LP: 'separated' is said only with a plane that separates the points", "[lp][glpk]") {
@@ -453,18 +448,7 @@ TEST_CASE("LP: 'separated' is said only with a plane that separates the points",
                          {-512.0, -72.0, 511.234375},
                          {-509.546875, -512.0, -512.0}};
   for (int i = 0; i < 12; ++i) b.push_back(Vec3(-512.0));
-  const GlpkAnswer g = glpkObjective(a, b, true);
-  REQUIRE(g.solved);
-  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
-  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
-    LpOptions options;
-    options.pricing = pricing;
-    const LpResult ab = lpIntersect(a, b, defaults(), options);
-    const LpResult ba = lpIntersect(b, a, defaults(), options);
-    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
-    CHECK(ab.intersect);
-    CHECK(ba.intersect);
-  }
+  checkFindingIntersects(a, b);
 }
 
 TEST_CASE("LP: a verdict double precision cannot back is found again in long double",
@@ -489,18 +473,7 @@ TEST_CASE("LP: a verdict double precision cannot back is found again in long dou
       {-512.0, -512.0, -512.0},          {-224.0, -222.875, -350.875},
       {-512.0, -512.0, -512.0},          {-512.0, -512.0, 116.765625},
       {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0}};
-  const GlpkAnswer g = glpkObjective(a, b, true);
-  REQUIRE(g.solved);
-  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
-  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
-    LpOptions options;
-    options.pricing = pricing;
-    const LpResult ab = lpIntersect(a, b, defaults(), options);
-    const LpResult ba = lpIntersect(b, a, defaults(), options);
-    CAPTURE(static_cast<int>(pricing), ab.objective, ba.objective);
-    CHECK(ab.intersect);
-    CHECK(ba.intersect);
-  }
+  checkFindingIntersects(a, b);
 }
 
 TEST_CASE("LP: without a certificate in long double the swapped problem is solved", "[lp][glpk]") {
@@ -531,16 +504,7 @@ TEST_CASE("LP: without a certificate in long double the swapped problem is solve
                                {-512.0, -128.0, 364.015625},
                                {367.421875, 367.421875, 367.421875},
                                {367.421875, 367.421875, 367.421875}};
-  const GlpkAnswer g = glpkObjective(a, b, true);
-  REQUIRE(g.solved);
-  CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
-  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
-    LpOptions options;
-    options.pricing = pricing;
-    CAPTURE(static_cast<int>(pricing));
-    CHECK(lpIntersect(a, b, defaults(), options).intersect);
-    CHECK(lpIntersect(b, a, defaults(), options).intersect);
-  }
+  checkFindingIntersects(a, b);
 }
 
 TEST_CASE("LP: the pivot cap covers the runs after an uncertified one", "[lp]") {
