@@ -193,20 +193,27 @@ class Simplex {
   // pivot, fuzz_narrowphase) the recomputed slacks summed to 5e-17 for a point 0.24 m or more
   // outside the other polytope; its residual is large, so that verdict is not certified.
   T residual() const {
-    std::array<T, K> res{};
-    res[N] = 1.0;
-    res[N + 1] = 1.0;
-    for (int i = 0; i < K; ++i) {
-      const int j = basic_[i];
-      if (j >= p_.m) continue;  // a slack's value is its row's residual, counted below
-      for (int d = 0; d < N; ++d) res[d] -= xb_[i] * coord(d, j);
-      res[convexityRow(j)] -= xb_[i];
-    }
-    for (int i = 0; i < K; ++i)
-      if (basic_[i] >= p_.m) res[basic_[i] - p_.m] -= xb_[i];
+    const std::array<T, K> res = residualVector();
     T sum = 0.0;
     for (int i = 0; i < K; ++i) sum += std::abs(res[i]);
     return sum;
+  }
+
+  // b - B x_B, from the basic columns themselves.
+  std::array<T, K> residualVector() const {
+    std::array<T, K> res{};
+    res[N] = 1.0;
+    res[N + 1] = 1.0;
+    for (int c = 0; c < K; ++c) {
+      const int j = basic_[c];
+      if (j >= p_.m) {
+        res[j - p_.m] -= xb_[c];
+      } else {
+        for (int d = 0; d < N; ++d) res[d] -= xb_[c] * coord(d, j);
+        res[convexityRow(j)] -= xb_[c];
+      }
+    }
+    return res;
   }
 
   // Do the duals certify "separated"? Their first N components are the normal of a plane that
@@ -524,18 +531,7 @@ class Simplex {
     // One step of iterative refinement, x_B += B^-1 (b - B x_B) with the residual from the
     // columns: in a basis of condition 1e6 (a 1e-6 pivot) x_B = B^-1 b is off by 1e-9, the size
     // of epsilon, and an intersecting pair 2.5e-7 of its size deep read as separated (fuzz).
-    std::array<T, K> res{};
-    res[N] = 1.0;
-    res[N + 1] = 1.0;
-    for (int c = 0; c < K; ++c) {
-      const int j = basic_[c];
-      if (j >= p_.m) {
-        res[j - p_.m] -= xb_[c];
-      } else {
-        for (int d = 0; d < N; ++d) res[d] -= xb_[c] * coord(d, j);
-        res[convexityRow(j)] -= xb_[c];
-      }
-    }
+    const std::array<T, K> res = residualVector();
     for (int i = 0; i < K; ++i) {
       T dx = 0.0;
       for (int l = 0; l < K; ++l) dx += binv_[i][l] * res[l];
