@@ -426,8 +426,7 @@ void GjkViewerScene::drawResults() {
     ImGui::Text("     normal (%.3f, %.3f, %.3f)", c.epa.normal.x, c.epa.normal.y, c.epa.normal.z);
   }
   ImGui::Text("LP   %s", verdict(c.lp.intersect));
-  ImGui::Text("     objective %.3g, %d pivots, %s", c.lp.objective, c.lp.pivots,
-              c.lpCapped() ? "max_pivots" : (c.lp.certified ? "ok" : "uncertified"));
+  ImGui::Text("     objective %.3g, %d pivots, %s", c.lp.objective, c.lp.pivots, c.lpStatusName());
   ImGui::Text("band %.3g m (h = %.3g m)", c.band, c.lp.scale);
   if (c.agree) {
     ImGui::TextColored(good,

@@ -53,6 +53,11 @@ struct CrossCheckResult {
            (epaRan && epa.status == EpaStatus::MaxIterations);
   }
   bool lpCapped() const { return lp.status == LpStatus::MaxPivots; }
+  /// The LP's status as the collide format and the GJK viewer name it: "max_pivots",
+  /// "uncertified" (LpResult::certified is false) or "ok".
+  const char* lpStatusName() const {
+    return lpCapped() ? "max_pivots" : (lp.certified ? "ok" : "uncertified");
+  }
 };
 
 /// The tolerance band in metres for a pair of normalising length `scale` (file comment).

@@ -134,7 +134,7 @@ std::string formatCollideResult(std::string_view id, const CrossCheckResult& r) 
   appendNumber(out, r.lp.objective);
   out += ", \"pivots\": " + std::to_string(r.lp.pivots);
   out += ", \"status\": \"";
-  out += r.lpCapped() ? "max_pivots" : (r.lp.certified ? "ok" : "uncertified");
+  out += r.lpStatusName();
   out += "\"}, \"agree\": ";
   out += r.agree ? "true" : "false";
   out += '}';
