@@ -590,6 +590,30 @@ TEST_CASE("LP: a verdict no run can certify is marked uncertified", "[lp][glpk]"
   }
 }
 
+TEST_CASE("LP: an uncertified residual is reported within the objective's range", "[lp]") {
+  // Found by fuzz_narrowphase in CI (regression-lp-range): separated by 2.5 m (GJK); the drifted
+  // basic values had a residual of 7.1, which was reported as the objective (its range is [0, 2]).
+  const std::vector<Vec3> a = {{0.0, -483.890625, -511.984375}, {-512.0, -510.0, -510.0},
+                               {-254.0, 511.96875, 511.984375}, {-7.0, -511.046875, -512.0},
+                               {-350.0, -351.375, -351.375},    {2.0, -510.5, -512.0},
+                               {0.0, -512.0, -512.0},           {-266.03125, -512.0, -512.0}};
+  const std::vector<Vec3> b = {{-512.0, -512.0, -512.0}, {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0}, {-512.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0}, {-484.0, -512.0, -512.0},
+                               {-512.0, -512.0, -512.0}, {-512.0, -512.0, -512.0}};
+  for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
+    LpOptions options;
+    options.pricing = pricing;
+    for (const LpResult& r :
+         {lpIntersect(a, b, defaults(), options), lpIntersect(b, a, defaults(), options)}) {
+      CAPTURE(static_cast<int>(pricing), r.objective);
+      CHECK_FALSE(r.intersect);
+      CHECK(r.objective >= 0.0);
+      CHECK(r.objective <= 2.0);
+    }
+  }
+}
+
 TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsilon",
           "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-residual): B is one point, at least 0.24 m outside

@@ -172,7 +172,9 @@ class Simplex {
     // "Intersect" is only said of basic values whose residual, computed from the columns
     // themselves, is within epsilon too: that is what bounds the distance (top of this file).
     const T checked = residual();
-    if (objective <= eps_ && checked > eps_) objective = checked;
+    // Reported within the objective's range [0, 2]: a residual from drifted values can be any
+    // size (7.1 for regression-lp-range).
+    if (objective <= eps_ && checked > eps_) objective = std::min<T>(checked, 2.0);
     r.objective = static_cast<Real>(objective);
     r.intersect = objective <= eps_;
     certified_ = r.status == LpStatus::MaxPivots ||
