@@ -61,7 +61,7 @@ App::~App() {
   if (!crosscheckLog_.empty()) std::filesystem::remove(crosscheckLog_, ec);
 }
 
-std::optional<std::string> App::open() {
+Expected<void> App::open() {
   if (options_.headless) {
     // Must be set before SDL_Init: SDL's offscreen driver makes an EGL context on Mesa's llvmpipe,
     // with no X server or Wayland compositor.
@@ -84,7 +84,7 @@ std::optional<std::string> App::open() {
   if (options_.headless) ui_.showHelp = false;
 
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
-    return std::string("SDL_Init failed: ") + SDL_GetError();
+    return Expected<void>::failure(std::string("SDL_Init failed: ") + SDL_GetError());
   }
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
   SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
@@ -95,20 +95,22 @@ std::optional<std::string> App::open() {
   offscreen_ = driver && std::string_view(driver) == "offscreen";
   if (offscreen_ && !options_.headless) {
     // SDL fell back to its offscreen driver: DISPLAY or WAYLAND_DISPLAY is set but unusable.
-    return "no usable display: SDL could open neither X11 nor Wayland";
+    return Expected<void>::failure("no usable display: SDL could open neither X11 nor Wayland");
   }
   Uint32 flags = SDL_WINDOW_OPENGL;
   if (!options_.headless) flags |= SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
   window_ = SDL_CreateWindow("Tumble", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                              options_.width, options_.height, flags);
-  if (!window_) return std::string("SDL_CreateWindow failed: ") + SDL_GetError();
+  if (!window_)
+    return Expected<void>::failure(std::string("SDL_CreateWindow failed: ") + SDL_GetError());
   glContext_ = SDL_GL_CreateContext(window_);
   if (!glContext_) {
-    return std::string("cannot create an OpenGL 3.3 core context: ") + SDL_GetError();
+    return Expected<void>::failure(std::string("cannot create an OpenGL 3.3 core context: ") +
+                                   SDL_GetError());
   }
   SDL_GL_MakeCurrent(window_, glContext_);
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(SDL_GL_GetProcAddress))) {
-    return "gladLoadGL failed: no OpenGL 3.3 core functions";
+    return Expected<void>::failure("gladLoadGL failed: no OpenGL 3.3 core functions");
   }
   SDL_GL_SetSwapInterval(options_.headless || !ui_.vsync ? 0 : 1);
 
@@ -130,7 +132,7 @@ std::optional<std::string> App::open() {
   imguiReady_ = true;
 
   renderer_ = std::make_unique<Renderer>();
-  if (auto error = renderer_->init(paths_.shaders)) return error;
+  if (auto error = renderer_->init(paths_.shaders); !error) return error;
   debugView_ = std::make_unique<DebugView>(*renderer_);
   context_ =
       std::make_unique<SceneContext>(SceneContext{settings_, *renderer_, camera_, paths_.assets});
@@ -140,12 +142,13 @@ std::optional<std::string> App::open() {
   const auto tmp = std::filesystem::temp_directory_path();
   crosscheckLog_ = tmp / ("tumble-demo-crosscheck-" + std::to_string(getpid()) + ".jsonl");
   checkGl("App::open");
-  return std::nullopt;
+  return tumble::ok();
 }
 
-std::optional<std::string> App::switchScene(std::string_view name) {
+Expected<void> App::switchScene(std::string_view name) {
   const SceneEntry* entry = findScene(name);
-  if (!entry) return "unknown scene '" + std::string(name) + "' (see --list-scenes)";
+  if (!entry)
+    return Expected<void>::failure("unknown scene '" + std::string(name) + "' (see --list-scenes)");
   scene_.reset();
   sceneDrag_ = false;
   renderer_->clearMeshes();
@@ -159,19 +162,21 @@ std::optional<std::string> App::switchScene(std::string_view name) {
   std::unique_ptr<Scene> scene = makeScene(*entry);
   // Settings: the defaults, then the scene's own (create may set them), then --set.
   settings_ = Settings{};
-  auto error = scene->create(*context_);
-  for (const std::string& assignment : options_.set) setSettingAssignment(settings_, assignment);
-  if (error) {
+  Expected<void> created = scene->create(*context_);
+  // run() refused bad --set values before any scene was made.
+  for (const std::string& assignment : options_.set)
+    (void)setSettingAssignment(settings_, assignment);
+  if (!created) {
     renderer_->clearMeshes();
-    sceneError_ = "scene " + sceneName_ + ": " + *error;
-    return sceneError_;
+    sceneError_ = "scene " + sceneName_ + ": " + created.error();
+    return Expected<void>::failure(sceneError_);
   }
   sceneError_.clear();
   homeCamera_ = camera_;
   scene_ = std::move(scene);
   if (World* world = scene_->world()) world->setCrossCheckLog(crosscheckLog_.string());
   ui_.lastScene = sceneName_;
-  return std::nullopt;
+  return tumble::ok();
 }
 
 void App::restartScene() {
@@ -186,8 +191,8 @@ void App::restartScene() {
     camera_ = camera;
     return;
   }
-  if (auto error = switchScene(sceneName_)) {
-    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+  if (auto error = switchScene(sceneName_); !error) {
+    std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
     return;
   }
   settings_ = kept;
@@ -201,8 +206,8 @@ void App::cycleScene(int delta) {
   for (int i = 0; i < n; ++i)
     if (table[static_cast<size_t>(i)].name == sceneName_) index = i;
   index = ((index + delta) % n + n) % n;
-  if (auto error = switchScene(table[static_cast<size_t>(index)].name))
-    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+  if (auto error = switchScene(table[static_cast<size_t>(index)].name); !error)
+    std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
 }
 
 void App::openInViewer(const CollideQuery& query) {
@@ -211,8 +216,8 @@ void App::openInViewer(const CollideQuery& query) {
   renderer_->clearMeshes();
   camera_.reset();
   std::unique_ptr<Scene> scene = makeGjkViewerScene(query);
-  if (auto error = scene->create(*context_)) {
-    sceneError_ = "gjk viewer: " + *error;
+  if (auto error = scene->create(*context_); !error) {
+    sceneError_ = "gjk viewer: " + error.error();
     return;
   }
   sceneError_.clear();
@@ -284,8 +289,8 @@ void App::pressKey(int key, bool shift) {
       return;
     case SDLK_F5:
       // Hot reload: edit shaders/*.{vert,frag} next to the executable, press F5.
-      if (auto error = renderer_->reloadShaders()) {
-        sceneError_ = *error;
+      if (auto error = renderer_->reloadShaders(); !error) {
+        sceneError_ = error.error();
       } else {
         sceneError_.clear();
       }
@@ -436,8 +441,10 @@ void App::spawnBody(bool shoot) {
     def.linearVelocity = kShootSpeed * forward;
   } else {
     Real top = 0.0;
-    for (const BodyId id : world->bodyIds())
-      top = std::max(top, world->body(id).center.y + world->body(id).radius);
+    for (const BodyId id : world->bodyIds()) {
+      const BodyView b = *world->body(id);
+      top = std::max(top, b.centerOfMass.y + b.radius);
+    }
     const Vec3 target(camera_.target());
     def.position =
         Vec3(target.x + 0.13 * (spawned_ % 5), top + 2.0, target.z + 0.11 * (spawned_ % 3));
@@ -471,9 +478,9 @@ void App::stepSimulation() {
 
 void App::takeScreenshot(const std::string& file, int width, int height) {
   // writeScreenshot replaces the file atomically: a reader never sees half a PNG.
-  if (auto error = writeScreenshot(file, width, height)) {
-    sceneError_ = *error;
-    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+  if (auto error = writeScreenshot(file, width, height); !error) {
+    sceneError_ = error.error();
+    std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
   } else {
     std::printf("tumble-demo: wrote %s\n", file.c_str());
   }
@@ -481,14 +488,15 @@ void App::takeScreenshot(const std::string& file, int width, int height) {
 
 void App::saveState() {
   if (!configDir_ || !imguiReady_) return;
-  if (auto error = saveUiState(*configDir_ / "state.json", ui_))
-    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+  if (auto error = saveUiState(*configDir_ / "state.json", ui_); !error)
+    std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
 }
 
 int App::run() {
   for (const std::string& assignment : options_.set) {
-    if (auto error = setSettingAssignment(settings_, assignment)) {
-      std::fprintf(stderr, "tumble-demo: --set %s: %s\n", assignment.c_str(), error->c_str());
+    if (auto error = setSettingAssignment(settings_, assignment); !error) {
+      std::fprintf(stderr, "tumble-demo: --set %s: %s\n", assignment.c_str(),
+                   error.error().c_str());
       return 1;
     }
   }
@@ -500,8 +508,8 @@ int App::run() {
     }
     script_ = std::move(*script);
   }
-  if (auto error = open()) {
-    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+  if (auto error = open(); !error) {
+    std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
     if (!options_.headless) {
       std::fprintf(stderr,
                    "tumble-demo: without a usable display, render offscreen instead:\n  %s\n",
@@ -512,8 +520,8 @@ int App::run() {
   std::string start = options_.scene;
   if (start.empty() && findScene(ui_.lastScene)) start = ui_.lastScene;
   if (start.empty()) start = std::string(kDefaultScene);
-  if (auto error = switchScene(start)) {
-    std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+  if (auto error = switchScene(start); !error) {
+    std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
     return 2;
   }
 
@@ -562,8 +570,8 @@ int App::run() {
       pendingScreenshot_.clear();
     }
     if (lastFrame && !options_.screenshot.empty()) {
-      if (auto error = writeScreenshot(options_.screenshot, width, height)) {
-        std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+      if (auto error = writeScreenshot(options_.screenshot, width, height); !error) {
+        std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
         return 2;
       }
       std::printf("tumble-demo: wrote %s (%dx%d, scene %s, %lld frames)\n",
@@ -572,8 +580,8 @@ int App::run() {
     SDL_GL_SwapWindow(window_);
   }
   if (!options_.dumpState.empty()) {
-    if (auto error = writeFileAtomically(options_.dumpState, stateJson())) {
-      std::fprintf(stderr, "tumble-demo: --dump-state: %s\n", error->c_str());
+    if (auto error = writeFileAtomically(options_.dumpState, stateJson()); !error) {
+      std::fprintf(stderr, "tumble-demo: --dump-state: %s\n", error.error().c_str());
       return 4;
     }
   }

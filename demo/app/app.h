@@ -41,8 +41,8 @@ class App {
 
  private:
   // app.cpp: lifetime, scenes, input.
-  std::optional<std::string> open();
-  std::optional<std::string> switchScene(std::string_view name);
+  Expected<void> open();
+  Expected<void> switchScene(std::string_view name);
   void restartScene();
   void cycleScene(int delta);
   void openInViewer(const CollideQuery& query);

@@ -65,7 +65,7 @@ void App::runScript() {
     } else if (a.verb == "preset-load") {
       loadPresetFrom(a.args[0]);
     } else if (a.verb == "scene") {
-      if (auto error = switchScene(a.args[0])) scriptError_ = where + *error;
+      if (auto error = switchScene(a.args[0]); !error) scriptError_ = where + error.error();
     } else if (a.verb == "screenshot") {
       pendingScreenshot_ = a.args[0];
     } else if (a.verb == "quit") {
@@ -75,9 +75,9 @@ void App::runScript() {
 }
 
 void App::savePresetTo(const std::string& file) {
-  if (auto error = savePreset(file, settings_)) {
+  if (auto error = savePreset(file, settings_); !error) {
     presetFailed_ = true;
-    presetMessage_ = "preset not saved: " + *error;
+    presetMessage_ = "preset not saved: " + error.error();
   } else {
     presetFailed_ = false;
     presetMessage_ = "saved " + file;

@@ -52,8 +52,8 @@ void settingTooltip(const SettingInfo& info) {
 }  // namespace
 
 void App::setSettingFromUi(std::string_view key, const std::string& value) {
-  if (auto error = setSetting(settings_, key, value)) {
-    settingsError_ = *error;
+  if (auto error = setSetting(settings_, key, value); !error) {
+    settingsError_ = error.error();
   } else {
     settingsError_.clear();
   }
@@ -123,8 +123,8 @@ void App::drawSceneBrowser() {
       const std::string name(e.name);
       ImGui::Indent();
       if (ImGui::Selectable(name.c_str(), name == sceneName_)) {
-        if (auto error = switchScene(e.name))
-          std::fprintf(stderr, "tumble-demo: %s\n", error->c_str());
+        if (auto error = switchScene(e.name); !error)
+          std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
       }
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());

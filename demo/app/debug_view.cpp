@@ -57,19 +57,17 @@ void DebugView::draw(const World& world, const DebugToggles& toggles) {
   }
 }
 
-void DebugView::drawBody(BodyId id, const Body& body, const Transform& xf, bool sleeping,
-                         int island) {
-  (void)id;
-  (void)xf;
+void DebugView::drawBody(const BodyView& body, int island) {
   (void)island;
   if (body.type == BodyType::Static) return;
+  const bool sleeping = body.isDynamic() && !body.awake;
   if (toggles_.centers) {
-    renderer_.drawCross(f(body.center), 0.08f,
+    renderer_.drawCross(f(body.centerOfMass), 0.08f,
                         sleeping ? glm::vec4(0.3f, 0.3f, 0.3f, 1.0f) : glm::vec4(1, 1, 1, 1));
   }
   if (toggles_.velocities && !sleeping) {
     // 0.1 s of travel.
-    renderer_.drawLine(f(body.center), f(body.center + 0.1 * body.linearVelocity),
+    renderer_.drawLine(f(body.centerOfMass), f(body.centerOfMass + 0.1 * body.linearVelocity),
                        {0.1f, 0.9f, 0.9f, 1.0f});
   }
 }

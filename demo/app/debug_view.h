@@ -41,8 +41,7 @@ class DebugView final : public DebugDraw {
   /// The disagreement whose box the ray meets first, if any.
   std::optional<CollideQuery> pickDisagreement(const Vec3& origin, const Vec3& direction) const;
 
-  void drawBody(BodyId id, const Body& body, const Transform& xf, bool sleeping,
-                int island) override;
+  void drawBody(const BodyView& body, int island) override;
   void drawAabb(const Aabb& box, int depth, const Color& color) override;
   void drawContact(const Vec3& point, const Vec3& normal, Real normalImpulse,
                    Real separation) override;

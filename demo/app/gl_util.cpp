@@ -88,7 +88,7 @@ int glErrorCount() {
   return gErrorCount;
 }
 
-std::optional<std::string> writeScreenshot(const std::string& file, int width, int height) {
+Expected<void> writeScreenshot(const std::string& file, int width, int height) {
   const size_t row = static_cast<size_t>(width) * 3;
   std::vector<unsigned char> pixels(row * static_cast<size_t>(height));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -115,11 +115,12 @@ std::optional<std::string> writeScreenshot(const std::string& file, int width, i
         stbi_write_png_to_func(put, out, width, height, 3, flipped.data(), static_cast<int>(row));
     return encoded;
   });
-  if (!error) return std::nullopt;
+  if (error) return tumble::ok();
   if (ran && !encoded)
-    return "cannot encode the screenshot '" + file + "' as a PNG (" + std::to_string(width) + "x" +
-           std::to_string(height) + "); the old file is unchanged";
-  return "cannot write the screenshot: " + *error;
+    return Expected<void>::failure("cannot encode the screenshot '" + file + "' as a PNG (" +
+                                   std::to_string(width) + "x" + std::to_string(height) +
+                                   "); the old file is unchanged");
+  return Expected<void>::failure("cannot write the screenshot: " + error.error());
 }
 
 }  // namespace tumble::demo

@@ -26,6 +26,6 @@ int glErrorCount();
 /// Reads the back buffer (width x height, bottom-up in GL) and writes it top-down as an RGB PNG,
 /// atomically (writeFileAtomic: a reader never sees half a PNG; on failure the old file stays and
 /// no temporary file is left). Returns an error naming the file and the reason.
-std::optional<std::string> writeScreenshot(const std::string& file, int width, int height);
+Expected<void> writeScreenshot(const std::string& file, int width, int height);
 
 }  // namespace tumble::demo

@@ -41,9 +41,9 @@ Renderer::~Renderer() {
   if (lineProgram_) glDeleteProgram(lineProgram_);
 }
 
-std::optional<std::string> Renderer::init(const std::filesystem::path& shaderDir) {
+Expected<void> Renderer::init(const std::filesystem::path& shaderDir) {
   shaderDir_ = shaderDir;
-  if (auto error = loadPrograms()) return error;
+  if (auto error = loadPrograms(); !error) return error;
   buildGrid();
   glGenBuffers(1, &instanceVbo_);
   glGenVertexArrays(1, &debugVao_);
@@ -57,26 +57,26 @@ std::optional<std::string> Renderer::init(const std::filesystem::path& shaderDir
                         reinterpret_cast<const void*>(3 * sizeof(float)));
   glBindVertexArray(0);
   checkGl("Renderer::init");
-  return std::nullopt;
+  return tumble::ok();
 }
 
-std::optional<std::string> Renderer::reloadShaders() {
+Expected<void> Renderer::reloadShaders() {
   return loadPrograms();
 }
 
-std::optional<std::string> Renderer::loadPrograms() {
+Expected<void> Renderer::loadPrograms() {
   auto mesh = loadProgram(shaderDir_, "mesh.vert", "mesh.frag");
-  if (!mesh) return mesh.error();
+  if (!mesh) return Expected<void>::failure(mesh.error());
   auto edge = loadProgram(shaderDir_, "edge.vert", "line.frag");
   if (!edge) {
     glDeleteProgram(*mesh);
-    return edge.error();
+    return Expected<void>::failure(edge.error());
   }
   auto line = loadProgram(shaderDir_, "line.vert", "line.frag");
   if (!line) {
     glDeleteProgram(*mesh);
     glDeleteProgram(*edge);
-    return line.error();
+    return Expected<void>::failure(line.error());
   }
   if (meshProgram_) glDeleteProgram(meshProgram_);
   if (edgeProgram_) glDeleteProgram(edgeProgram_);
@@ -92,7 +92,7 @@ std::optional<std::string> Renderer::loadPrograms() {
   edgeColor_ = glGetUniformLocation(edgeProgram_, "uColor");
   lineModel_ = glGetUniformLocation(lineProgram_, "uModel");
   lineViewProj_ = glGetUniformLocation(lineProgram_, "uViewProj");
-  return std::nullopt;
+  return tumble::ok();
 }
 
 void Renderer::buildGrid() {

@@ -27,11 +27,11 @@ class Renderer {
 
   /// Loads the shaders from `shaderDir` and builds the grid. Needs a current GL context.
   /// Returns an error naming a missing shader file or a compile error.
-  std::optional<std::string> init(const std::filesystem::path& shaderDir);
+  Expected<void> init(const std::filesystem::path& shaderDir);
 
   /// Loads the shader files again (hot reload). On an error the old programs stay in use and the
   /// message names the file.
-  std::optional<std::string> reloadShaders();
+  Expected<void> reloadShaders();
 
   /// Uploads a mesh; valid until clearMeshes().
   MeshId addMesh(const MeshData& mesh);
@@ -77,7 +77,7 @@ class Renderer {
   };
 
   void buildGrid();
-  std::optional<std::string> loadPrograms();
+  Expected<void> loadPrograms();
   void bindInstanceAttributes(unsigned vao) const;
 
   std::filesystem::path shaderDir_;

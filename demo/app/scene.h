@@ -39,7 +39,7 @@ class Scene {
 
   /// Builds the scene's bodies and uploads their meshes. Returns an error message (naming the
   /// file or value at fault) when it cannot.
-  virtual std::optional<std::string> create(SceneContext& ctx) = 0;
+  virtual Expected<void> create(SceneContext& ctx) = 0;
   /// Advances the scene by one step of ctx.settings.dt seconds (static scenes do nothing).
   virtual void step(SceneContext& ctx) { (void)ctx; }
   /// Queues this frame's bodies with ctx.renderer.drawBody.

@@ -64,11 +64,11 @@ std::vector<Vec3> spherePoints(Real radius) {
 
 class ChainScene final : public Scene {
  public:
-  std::optional<std::string> create(SceneContext& ctx) override {
+  Expected<void> create(SceneContext& ctx) override {
     auto capsule = ConvexHull::build(capsulePoints(kSegmentLength, kRadius));
-    if (!capsule) return "chain capsule mesh: " + capsule.error();
+    if (!capsule) return Expected<void>::failure("chain capsule mesh: " + capsule.error());
     auto sphere = ConvexHull::build(spherePoints(1.6 * kRadius));
-    if (!sphere) return "chain joint mesh: " + sphere.error();
+    if (!sphere) return Expected<void>::failure("chain joint mesh: " + sphere.error());
     capsuleMesh_ = ctx.renderer.addMesh(hullMesh(*capsule));
     jointMesh_ = ctx.renderer.addMesh(hullMesh(*sphere));
     // A gentle zigzag in the x-z plane, 1.5 m above the ground.
@@ -80,12 +80,12 @@ class ChainScene final : public Scene {
     }
     for (auto& p : points) p.x -= 0.5 * kSegments * kSegmentLength * std::cos(0.25);
     auto chain = Chain::create(points, kRadius, ctx.settings.chain);
-    if (!chain) return "chain scene: " + chain.error();
+    if (!chain) return Expected<void>::failure("chain scene: " + chain.error());
     chain_ = std::move(*chain);
     selected_ = kSegments / 2;
     refresh(ctx);
     ctx.camera.reset({-5.5f, 1.5f, 0.0f}, 26.0f, 0.0f, 0.75f);  // the chain right of the panel
-    return std::nullopt;
+    return tumble::ok();
   }
 
   // Auto-fold (on until the user folds): 2 degrees a step about a turning axis; a blocked fold

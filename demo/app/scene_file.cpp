@@ -26,27 +26,30 @@ class FileScene final : public Scene {
  public:
   explicit FileScene(std::string_view name) : name_(name) {}
 
-  std::optional<std::string> create(SceneContext& ctx) override {
+  Expected<void> create(SceneContext& ctx) override {
     const auto file = ctx.assets / "scenes" / (name_ + ".json");
     auto scene = loadScene(file, ctx.assets / "shapes");
-    if (!scene) return scene.error();
+    if (!scene) return Expected<void>::failure(scene.error());
     description_ = scene->description;
     ctx.settings = scene->settings;  // the app applies --set on top
     auto world = buildWorld(*scene);
-    if (!world) return file.string() + ": " + world.error();
+    if (!world) return Expected<void>::failure(file.string() + ": " + world.error());
     world_ = std::move(*world);
-    for (const BodyId id : world_->bodyIds()) meshFor(ctx, world_->body(id).shape);
+    for (const BodyId id : world_->bodyIds()) meshFor(ctx, world_->body(id)->shape);
     for (const BodyDef& def : scene->bodies) {
       if (def.type == BodyType::Dynamic && !dropTemplate_.shape) dropTemplate_ = def;
     }
     frameCamera(ctx);
-    return std::nullopt;
+    return tumble::ok();
   }
 
   void step(SceneContext& ctx) override {
-    world_->settings() = ctx.settings;
-    if (auto error = world_->step()) {
-      error_ = *error;
+    // The panel edits ctx.settings; the world validates and takes them (a change wakes bodies,
+    // equal settings cost one comparison).
+    Expected<void> done = world_->setSettings(ctx.settings);
+    if (done) done = world_->step(ctx.settings.dt);
+    if (auto error = done; !error) {
+      error_ = error.error();
     } else {
       error_.clear();
     }
@@ -54,7 +57,7 @@ class FileScene final : public Scene {
 
   void draw(SceneContext& ctx) override {
     for (const BodyId id : world_->bodyIds()) {
-      const Body& b = world_->body(id);
+      const BodyView b = *world_->body(id);
       glm::vec3 color = kStaticColor;
       if (b.type != BodyType::Static) {
         color = kPalette[static_cast<size_t>(id.index) % kPalette.size()];
@@ -95,20 +98,23 @@ class FileScene final : public Scene {
   bool onMouseDown(SceneContext& ctx, const Ray& ray) override {
     (void)ctx;
     const RayHit hit = world_->rayCast(ray.origin, ray.direction * kRayLength);
-    if (!hit.hit || !world_->body(hit.body).isDynamic()) return false;
-    drag_ = world_->createDrag(hit.body, hit.point);
+    if (!hit.hit || !world_->body(hit.body)->isDynamic()) return false;
+    Expected<DragId> drag = world_->createDrag(hit.body, hit.point);
+    if (!drag) return false;
+    drag_ = *drag;
     grabDistance_ = hit.fraction * kRayLength;
-    return drag_.valid();
+    return true;
   }
 
   void onMouseDrag(SceneContext& ctx, const Ray& ray) override {
     (void)ctx;
-    if (drag_.valid()) world_->setDragTarget(drag_, ray.origin + ray.direction * grabDistance_);
+    if (world_->isAlive(drag_))
+      world_->setDragTarget(drag_, ray.origin + ray.direction * grabDistance_);
   }
 
   void onMouseUp(SceneContext& ctx) override {
     (void)ctx;
-    if (drag_.valid()) world_->destroyDrag(drag_);
+    if (world_->isAlive(drag_)) world_->destroyDrag(drag_);
     drag_ = DragId{};
   }
 
@@ -131,10 +137,10 @@ class FileScene final : public Scene {
     bool first = true;
     const bool anyDynamic = dropTemplate_.shape != nullptr;
     for (const BodyId id : world_->bodyIds()) {
-      const Body& b = world_->body(id);
+      const BodyView b = *world_->body(id);
       if (anyDynamic && !b.isDynamic()) continue;
-      lo = first ? b.center : glm::min(lo, b.center - b.radius);
-      hi = first ? b.center : glm::max(hi, b.center + b.radius);
+      lo = first ? b.centerOfMass : glm::min(lo, b.centerOfMass - b.radius);
+      hi = first ? b.centerOfMass : glm::max(hi, b.centerOfMass + b.radius);
       first = false;
     }
     const Vec3 centre = 0.5 * (lo + hi);
@@ -147,7 +153,8 @@ class FileScene final : public Scene {
   void drop() {
     Real top = 0.0;
     for (const BodyId id : world_->bodyIds()) {
-      top = std::max(top, world_->body(id).center.y + world_->body(id).radius);
+      const BodyView b = *world_->body(id);
+      top = std::max(top, b.centerOfMass.y + b.radius);
     }
     BodyDef def = dropTemplate_;
     def.position = Vec3(0.1 * (dropped_ % 5), top + 2.0, 0.1 * (dropped_ % 3));

@@ -66,22 +66,22 @@ class GjkViewerScene final : public Scene {
   GjkViewerScene(std::optional<CollideQuery> query, std::string spec)
       : initialQuery_(std::move(query)), initialSpec_(std::move(spec)) {}
 
-  std::optional<std::string> create(SceneContext& ctx) override {
+  Expected<void> create(SceneContext& ctx) override {
     auto library = loadShapeLibrary(ctx.assets / "shapes");
-    if (!library) return library.error();
+    if (!library) return Expected<void>::failure(library.error());
     library_ = std::move(*library);
     if (initialQuery_) {
       setPair(*initialQuery_, "query");
     } else if (!initialSpec_.empty()) {
-      if (auto error = loadSpec(initialSpec_)) return error;
-    } else if (auto error = defaultPair()) {
+      if (auto error = loadSpec(initialSpec_); !error) return error;
+    } else if (auto error = defaultPair(); !error) {
       return error;
     }
     std::snprintf(pathBuffer_, sizeof pathBuffer_, "%s", initialSpec_.c_str());
     update(ctx);
     step_ = middleStep(static_cast<int>(query_.trace.steps.size()));
     ctx.camera.reset({0.3f, 1.15f, 0.0f}, 7.0f, 0.12f, 0.30f);
-    return std::nullopt;
+    return tumble::ok();
   }
 
   void draw(SceneContext& ctx) override {
@@ -187,16 +187,18 @@ class GjkViewerScene final : public Scene {
   int bodyCount() const override { return 2; }
 
  private:
-  std::optional<std::string> defaultPair() {
+  Expected<void> defaultPair() {
     const ShapeDef* box = findShape(library_, "box");
     const ShapeDef* ico = findShape(library_, "icosahedron");
-    if (!box || !ico) return std::string("assets/shapes needs box.json and icosahedron.json");
+    if (!box || !ico)
+      return Expected<void>::failure(
+          std::string("assets/shapes needs box.json and icosahedron.json"));
     shapeA_ = static_cast<int>(box - library_.data());
     shapeB_ = static_cast<int>(ico - library_.data());
     a_ = bodyAt(box->name, box->points);
     b_ = bodyAt(ico->name, ico->points);
     resetPose();
-    return std::nullopt;
+    return tumble::ok();
   }
 
   // Fixed poses chosen so that the pair is separated by a few centimetres and GJK needs several
@@ -223,14 +225,14 @@ class GjkViewerScene final : public Scene {
     refit_ = true;
   }
 
-  std::optional<std::string> loadSpec(const std::string& spec) {
+  Expected<void> loadSpec(const std::string& spec) {
     const auto [file, line] = splitPairSpec(spec);
     auto q = loadCollidePair(file, line);
-    if (!q) return q.error();
+    if (!q) return Expected<void>::failure(q.error());
     setPair(*q, std::filesystem::path(file).filename().string() +
                     (line > 0 ? ":" + std::to_string(line) : std::string()));
     followLast_ = true;  // a saved pair is about the answer
-    return std::nullopt;
+    return tumble::ok();
   }
 
   void pickShape(int which, int index) {
@@ -390,7 +392,7 @@ void GjkViewerScene::drawControls() {
     std::string spec = pathBuffer_;
     if (pathLine_ > 0 && splitPairSpec(spec).second == 0) spec += ":" + std::to_string(pathLine_);
     const auto error = loadSpec(spec);
-    loadError_ = error ? *error : std::string();
+    loadError_ = error ? std::string() : error.error();
   }
   if (!loadedId_.empty()) {
     ImGui::SameLine();

@@ -52,7 +52,7 @@ Transform restOnGround(const ConvexHull& hull, Transform t) {
 
 class ShowcaseScene final : public Scene {
  public:
-  std::optional<std::string> create(SceneContext& ctx) override {
+  Expected<void> create(SceneContext& ctx) override {
     struct Placement {
       const char* shape;  // a file in assets/shapes, or nullptr for the random cloud
       Vec3 position;
@@ -76,12 +76,12 @@ class ShowcaseScene final : public Scene {
       Body body;
       if (p.shape) {
         auto hull = loadShape(ctx.assets, p.shape);
-        if (!hull) return hull.error();
+        if (!hull) return Expected<void>::failure(hull.error());
         body.name = p.shape;
         body.hull = std::move(*hull);
       } else {
         auto hull = ConvexHull::build(randomCloud(kRandomSeed, 40, 0.6));
-        if (!hull) return "random hull: " + hull.error();
+        if (!hull) return Expected<void>::failure("random hull: " + hull.error());
         body.name = "cloud (seed " + std::to_string(kRandomSeed) + ")";
         body.hull = std::move(*hull);
       }
@@ -95,7 +95,7 @@ class ShowcaseScene final : public Scene {
     }
     // Aim a little left of the bodies so they sit beside the panel, not under it.
     ctx.camera.reset({-1.1f, 0.3f, 0.9f}, 8.0f);
-    return std::nullopt;
+    return tumble::ok();
   }
 
   void draw(SceneContext& ctx) override {

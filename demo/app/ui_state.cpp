@@ -79,8 +79,7 @@ std::optional<std::filesystem::path> configDirectory(const std::string& override
   return std::nullopt;
 }
 
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& file,
-                                               const std::string& text) {
+Expected<void> writeFileAtomically(const std::filesystem::path& file, const std::string& text) {
   // A missing folder is made here; one that cannot be made shows up as writeFileAtomic's
   // "cannot create a temporary file in <folder>: <reason>".
   std::error_code ec;
@@ -128,7 +127,7 @@ Expected<UiState> loadUiState(const std::filesystem::path& file) {
   return s;
 }
 
-std::optional<std::string> saveUiState(const std::filesystem::path& file, const UiState& s) {
+Expected<void> saveUiState(const std::filesystem::path& file, const UiState& s) {
   const DebugToggles& t = s.debug;
   const Json j = {{"last_scene", s.lastScene},
                   {"font_scale", s.fontScale},
@@ -202,14 +201,14 @@ Expected<Settings> applyPresetText(const std::string& text, const Settings& base
     if (!textValue)
       return E::failure(origin + ": settings." + key + ": expected " + expectedType(info->kind) +
                         ", got " + value.dump());
-    if (auto error = setSetting(s, key, *textValue))
-      return E::failure(origin + ": settings." + key + ": " + *error);
+    if (auto error = setSetting(s, key, *textValue); !error)
+      return E::failure(origin + ": settings." + key + ": " + error.error());
   }
-  if (auto error = validate(s)) return E::failure(origin + ": " + *error);
+  if (auto error = validate(s); !error) return E::failure(origin + ": " + error.error());
   return s;
 }
 
-std::optional<std::string> savePreset(const std::filesystem::path& file, const Settings& settings) {
+Expected<void> savePreset(const std::filesystem::path& file, const Settings& settings) {
   return writeFileAtomically(file, presetJson(settings));
 }
 

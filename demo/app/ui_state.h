@@ -46,14 +46,13 @@ std::optional<std::filesystem::path> configDirectory(const std::string& override
 /// Reads state.json; a missing file gives the defaults, a bad one an error naming file and key.
 Expected<UiState> loadUiState(const std::filesystem::path& file);
 /// Writes state.json atomically (writeFileAtomically). Errors name the file and the reason.
-std::optional<std::string> saveUiState(const std::filesystem::path& file, const UiState& state);
+Expected<void> saveUiState(const std::filesystem::path& file, const UiState& state);
 
 /// Writes `text` to `file` with writeFileAtomic (a temporary file beside it, fsync, rename), after
 /// creating the parent folder. On failure `file` is unchanged, no temporary file is left, and the
 /// error names `file` and the reason ("<file>: cannot create a temporary file in <folder>: Not a
 /// directory").
-std::optional<std::string> writeFileAtomically(const std::filesystem::path& file,
-                                               const std::string& text);
+Expected<void> writeFileAtomically(const std::filesystem::path& file, const std::string& text);
 
 /// Every settings key with its value as JSON: numbers, booleans, [x, y, z], "sample".
 /// `{"tumble_preset": 1, "settings": {"dt": 0.016666666666666666, ...}}`
@@ -66,7 +65,7 @@ Expected<Settings> applyPresetText(const std::string& text, const Settings& base
                                    const std::string& origin);
 
 /// Saves `settings` as a preset file (atomically).
-std::optional<std::string> savePreset(const std::filesystem::path& file, const Settings& settings);
+Expected<void> savePreset(const std::filesystem::path& file, const Settings& settings);
 /// Reads a preset file onto `base` (see applyPresetText).
 Expected<Settings> loadPreset(const std::filesystem::path& file, const Settings& base);
 

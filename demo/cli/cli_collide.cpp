@@ -86,8 +86,8 @@ int runCollide(Args args) {
       } else {
         assignment = arg.substr(6);
       }
-      if (auto err = setSettingAssignment(settings, assignment)) {
-        std::fprintf(stderr, "collide: --set %s: %s\n", assignment.c_str(), err->c_str());
+      if (auto err = setSettingAssignment(settings, assignment); !err) {
+        std::fprintf(stderr, "collide: --set %s: %s\n", assignment.c_str(), err.error().c_str());
         return 2;  // bad input, as sim (README: exit status)
       }
       continue;

@@ -49,8 +49,8 @@ int runSettings(Args args) {
     } else if (args[i] == "--markdown") {
       markdown = true;
     } else if (args[i] == "--set" && i + 1 < args.size()) {
-      if (auto err = setSettingAssignment(settings, args[++i])) {
-        std::fprintf(stderr, "settings: --set %s: %s\n", args[i].c_str(), err->c_str());
+      if (auto err = setSettingAssignment(settings, args[++i]); !err) {
+        std::fprintf(stderr, "settings: --set %s: %s\n", args[i].c_str(), err.error().c_str());
         return 2;
       }
     } else {

@@ -52,8 +52,8 @@ nlohmann::json vec(const Vec3& v) {
   return {v.x, v.y, v.z};
 }
 
-bool finiteBody(const Body& b) {
-  return isFinite(b.center) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity) &&
+bool finiteBody(const BodyView& b) {
+  return isFinite(b.centerOfMass) && isFinite(b.linearVelocity) && isFinite(b.angularVelocity) &&
          std::isfinite(b.rotation.w) && std::isfinite(b.rotation.x) &&
          std::isfinite(b.rotation.y) && std::isfinite(b.rotation.z);
 }
@@ -133,8 +133,8 @@ int runSim(Args args) {
     return 2;
   }
   for (const std::string& s : sets)
-    if (auto err = setSettingAssignment(scene->settings, s)) {
-      std::fprintf(stderr, "sim: --set %s: %s\n", s.c_str(), err->c_str());
+    if (auto err = setSettingAssignment(scene->settings, s); !err) {
+      std::fprintf(stderr, "sim: --set %s: %s\n", s.c_str(), err.error().c_str());
       return 2;
     }
   auto world = buildWorld(*scene);
@@ -161,12 +161,12 @@ int runSim(Args args) {
   const long stepsPerMinute = std::max(1L, std::lround(60.0 / scene->settings.dt));
   for (long s = 0; s < steps; ++s) {
     if (churn)
-      if (auto err = churn->apply(w, s)) {
-        std::fprintf(stderr, "sim: %s\n", err->c_str());
+      if (auto err = churn->apply(w, s); !err) {
+        std::fprintf(stderr, "sim: %s\n", err.error().c_str());
         return 2;
       }
-    if (auto err = w.step()) {
-      std::fprintf(stderr, "sim: step %ld: %s\n", s, err->c_str());
+    if (auto err = w.step(scene->settings.dt); !err) {
+      std::fprintf(stderr, "sim: step %ld: %s\n", s, err.error().c_str());
       return 2;
     }
     const StepStats& st = w.stats();
@@ -177,7 +177,7 @@ int runSim(Args args) {
     maxPen = st.maxPenetration;  // of the final state
     if (s + 1 == earlyStep) earlyRss = currentRssKb();
     if (churn && (s + 1) % stepsPerMinute == 0) rssPerMinute.push_back(currentRssKb());
-    for (BodyId id : w.bodyIds()) nan = nan || !finiteBody(w.body(id));
+    for (BodyId id : w.bodyIds()) nan = nan || !finiteBody(*w.body(id));
     if (nan) break;
   }
   stepMs.resize(done);
@@ -190,7 +190,7 @@ int runSim(Args args) {
   int sleeping = 0;
   Real maxSpeed = 0.0;
   for (BodyId id : ids) {
-    const Body& b = w.body(id);
+    const BodyView b = *w.body(id);
     if (!b.isDynamic()) continue;
     if (!b.awake) ++sleeping;
     maxSpeed = std::max(maxSpeed, glm::length(b.linearVelocity));
@@ -207,7 +207,7 @@ int runSim(Args args) {
   if (!dumpPath.empty()) {
     std::string out;
     for (BodyId id : ids) {
-      const Body& b = w.body(id);
+      const BodyView b = *w.body(id);
       const Transform xf = b.transform();
       nlohmann::json line;
       line["id"] = id.index;
@@ -217,8 +217,8 @@ int runSim(Args args) {
       line["angular_velocity"] = vec(b.angularVelocity);
       out += line.dump() + "\n";
     }
-    if (auto err = writeFileAtomic(dumpPath, out)) {
-      std::fprintf(stderr, "sim: --dump %s\n", err->c_str());
+    if (auto err = writeFileAtomic(dumpPath, out); !err) {
+      std::fprintf(stderr, "sim: --dump %s\n", err.error().c_str());
       return 2;
     }
   }

@@ -48,12 +48,12 @@ Real Churn::uniform(Real lo, Real hi) {
   return lo + (hi - lo) * static_cast<Real>(rng_() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-std::optional<std::string> Churn::apply(World& world, long step) {
-  if (step == 0 || step % stepsPerSecond_ != 0) return std::nullopt;
+Expected<void> Churn::apply(World& world, long step) {
+  if (step == 0 || step % stepsPerSecond_ != 0) return tumble::ok();
   const int count = 1 + static_cast<int>(rng_() % 5);
   std::vector<BodyId> dynamic;
   for (BodyId id : world.bodyIds())
-    if (world.body(id).isDynamic()) dynamic.push_back(id);
+    if (world.body(id)->isDynamic()) dynamic.push_back(id);
   for (int i = 0; i < count && !dynamic.empty(); ++i) {
     const size_t k = rng_() % dynamic.size();
     world.destroyBody(dynamic[k]);
@@ -71,7 +71,8 @@ std::optional<std::string> Churn::apply(World& world, long step) {
     def.linearVelocity = Vec3(0.0);
     def.angularVelocity = Vec3(0.0);
     auto id = world.createBody(def);
-    if (!id) return "churn: step " + std::to_string(step) + ": " + id.error();
+    if (!id)
+      return Expected<void>::failure("churn: step " + std::to_string(step) + ": " + id.error());
     ++added_;
   }
   if (step % (10 * stepsPerSecond_) == 0) {
@@ -83,10 +84,11 @@ std::optional<std::string> Churn::apply(World& world, long step) {
       value = std::to_string(static_cast<long>(std::floor(uniform(c.lo, c.hi + 1.0 - 1e-9))));
     else
       value = std::to_string(uniform(c.lo, c.hi));
-    if (auto err = setSetting(world.settings(), c.key, value)) return "churn: " + *err;
+    if (auto err = world.setSetting(c.key, value); !err)
+      return Expected<void>::failure("churn: " + err.error());
     ++settingsChanged_;
   }
-  return std::nullopt;
+  return tumble::ok();
 }
 
 long currentRssKb() {

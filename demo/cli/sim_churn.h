@@ -20,7 +20,7 @@ class Churn {
  public:
   Churn(uint64_t seed, const Scene& scene);
   /// Applies the edits due before step `step` (0-based). Returns an error if an edit fails.
-  std::optional<std::string> apply(World& world, long step);
+  Expected<void> apply(World& world, long step);
 
   long added() const { return added_; }
   long removed() const { return removed_; }

@@ -78,8 +78,8 @@ void applySettings(tumble::Settings& s) {
   std::string all = env;
   for (size_t start = 0; start <= all.size();) {
     const size_t end = std::min(all.find(',', start), all.size());
-    if (auto err = tumble::setSettingAssignment(s, all.substr(start, end - start))) {
-      std::fprintf(stderr, "TUMBLE_HEAP_SET: %s\n", err->c_str());
+    if (auto err = tumble::setSettingAssignment(s, all.substr(start, end - start)); !err) {
+      std::fprintf(stderr, "TUMBLE_HEAP_SET: %s\n", err.error().c_str());
       std::exit(2);
     }
     start = end + 1;
@@ -143,8 +143,8 @@ void exportHeap(bool hull20, int n, uint64_t seed) {
   out += "]\n";
   const std::string path = std::string(dir) + "/heap_" + (hull20 ? "hull20_" : "boxes_") +
                            std::to_string(n) + "_s" + std::to_string(seed) + ".json";
-  if (auto err = tumble::writeFileAtomic(path, out))
-    std::fprintf(stderr, "TUMBLE_HEAP_EXPORT: %s\n", err->c_str());
+  if (auto err = tumble::writeFileAtomic(path, out); !err)
+    std::fprintf(stderr, "TUMBLE_HEAP_EXPORT: %s\n", err.error().c_str());
 }
 
 RunResult runTumble(bool hull20, int n, uint64_t seed = kSeed) {
@@ -159,12 +159,12 @@ RunResult runTumble(bool hull20, int n, uint64_t seed = kSeed) {
   for (int i = 0; i < kSteps; ++i) {
     const auto t0 = Clock::now();
     const Real c0 = threadMs();
-    (void)world.step();
+    (void)world.step(kDt);
     r.stepMs.push_back(threadMs() - c0);
     r.wallMeanMs += std::chrono::duration<Real, std::milli>(Clock::now() - t0).count() / kSteps;
   }
   for (tumble::BodyId id : world.bodyIds()) {
-    const auto& b = world.body(id);
+    const tumble::BodyView b = *world.body(id);
     if (!b.isDynamic()) continue;
     ++r.bodies;
     if (glm::length(b.linearVelocity) > 0.05) ++r.moving;

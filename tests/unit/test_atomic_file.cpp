@@ -37,9 +37,9 @@ int filesIn(const fs::path& dir) {
 
 TEST_CASE("a successful atomic write replaces the file whole", "[atomic_file]") {
   const fs::path dir = freshFolder("ok");
-  REQUIRE_FALSE(writeFileAtomic(dir / "state.jsonl", "new contents\nline 2\n"));
+  REQUIRE(writeFileAtomic(dir / "state.jsonl", "new contents\nline 2\n"));
   CHECK(read(dir / "state.jsonl") == "new contents\nline 2\n");
-  REQUIRE_FALSE(writeFileAtomic(dir / "created.json", "{}"));
+  REQUIRE(writeFileAtomic(dir / "created.json", "{}"));
   CHECK(read(dir / "created.json") == "{}");
   CHECK((fs::status(dir / "created.json").permissions() & fs::perms::others_read) !=
         fs::perms::none);
@@ -54,9 +54,9 @@ TEST_CASE("a writer that fails midway leaves the old file intact", "[atomic_file
     std::fflush(f);
     return false;
   });
-  REQUIRE(err);
-  CHECK_THAT(*err, Catch::Matchers::Contains("state.jsonl") &&
-                       Catch::Matchers::Contains("the old file is unchanged"));
+  REQUIRE_FALSE(err);
+  CHECK_THAT(err.error(), Catch::Matchers::Contains("state.jsonl") &&
+                              Catch::Matchers::Contains("the old file is unchanged"));
   CHECK(read(dir / "state.jsonl") == "old contents\n");
   CHECK(filesIn(dir) == 1);
 }
@@ -76,8 +76,8 @@ TEST_CASE("a writer that throws midway leaves the old file intact", "[atomic_fil
 TEST_CASE("a folder that does not exist is an error naming the file", "[atomic_file]") {
   const fs::path dir = freshFolder("missing");
   auto err = writeFileAtomic(dir / "no_such_folder" / "state.jsonl", "x");
-  REQUIRE(err);
-  CHECK_THAT(*err, Catch::Matchers::Contains("no_such_folder/state.jsonl") &&
-                       Catch::Matchers::Contains("No such file or directory"));
+  REQUIRE_FALSE(err);
+  CHECK_THAT(err.error(), Catch::Matchers::Contains("no_such_folder/state.jsonl") &&
+                              Catch::Matchers::Contains("No such file or directory"));
   CHECK(read(dir / "state.jsonl") == "old contents\n");
 }

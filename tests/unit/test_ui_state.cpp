@@ -63,7 +63,7 @@ TEST_CASE("ui state: save then load gives back every field, in a folder made on 
   const fs::path dir = freshFolder("round_trip");
   const fs::path file = dir / "config" / "tumble" / "state.json";  // folders do not exist yet
   const UiState saved = changedState();
-  REQUIRE_FALSE(saveUiState(file, saved));
+  REQUIRE(saveUiState(file, saved));
   CHECK(namesIn(file.parent_path()) == std::vector<std::string>{"state.json"});
 
   auto loaded = loadUiState(file);
@@ -81,7 +81,7 @@ TEST_CASE("ui state: save then load gives back every field, in a folder made on 
                           b.islands, b.sleep, b.centers, b.velocities, b.crosscheck});
 
   // A second save replaces the file whole; a missing file loads as the defaults (first run).
-  REQUIRE_FALSE(saveUiState(file, UiState{}));
+  REQUIRE(saveUiState(file, UiState{}));
   CHECK(loadUiState(file)->lastScene.empty());
   CHECK(namesIn(file.parent_path()) == std::vector<std::string>{"state.json"});
   auto none = loadUiState(dir / "missing.json");
@@ -97,9 +97,10 @@ TEST_CASE("ui state: a folder that cannot be made is an error naming the file, n
   std::ofstream(dir / "blocker") << "a file, not a folder\n";
   const fs::path file = dir / "blocker" / "tumble" / "state.json";
   const auto error = saveUiState(file, changedState());
-  REQUIRE(error);
-  CHECK_THAT(*error, Contains(file.string()) && Contains("cannot create a temporary file in") &&
-                         Contains("Not a directory"));
+  REQUIRE_FALSE(error);
+  CHECK_THAT(error.error(), Contains(file.string()) &&
+                                Contains("cannot create a temporary file in") &&
+                                Contains("Not a directory"));
   CHECK(namesIn(dir) == std::vector<std::string>{"blocker"});
   CHECK(read(dir / "blocker") == "a file, not a folder\n");
 }
@@ -112,10 +113,10 @@ TEST_CASE("ui state: a target that cannot be replaced keeps no temporary file be
   fs::create_directories(dir / "state.json");
   std::ofstream(dir / "state.json" / "keep") << "kept\n";
   const auto error = saveUiState(dir / "state.json", changedState());
-  REQUIRE(error);
-  CHECK_THAT(*error, Contains((dir / "state.json").string()) &&
-                         Contains("cannot replace the file") &&
-                         Contains("the old file is unchanged"));
+  REQUIRE_FALSE(error);
+  CHECK_THAT(error.error(), Contains((dir / "state.json").string()) &&
+                                Contains("cannot replace the file") &&
+                                Contains("the old file is unchanged"));
   CHECK(namesIn(dir) == std::vector<std::string>{"state.json"});
   CHECK(read(dir / "state.json" / "keep") == "kept\n");
 }
@@ -123,10 +124,10 @@ TEST_CASE("ui state: a target that cannot be replaced keeps no temporary file be
 TEST_CASE("presets: save then load gives back the settings; a bad folder is named", "[ui_state]") {
   const fs::path dir = freshFolder("preset");
   Settings changed;
-  REQUIRE_FALSE(setSetting(changed, "solver.velocity_iterations", "17"));
-  REQUIRE_FALSE(setSetting(changed, "crosscheck", "sample"));
-  REQUIRE_FALSE(setSetting(changed, "gravity", "0,-3.5,1"));
-  REQUIRE_FALSE(savePreset(dir / "round.json", changed));
+  REQUIRE(setSetting(changed, "solver.velocity_iterations", "17"));
+  REQUIRE(setSetting(changed, "crosscheck", "sample"));
+  REQUIRE(setSetting(changed, "gravity", "0,-3.5,1"));
+  REQUIRE(savePreset(dir / "round.json", changed));
   CHECK(namesIn(dir) == std::vector<std::string>{"round.json"});
   auto loaded = loadPreset(dir / "round.json", Settings{});
   REQUIRE(loaded.ok());
@@ -135,7 +136,7 @@ TEST_CASE("presets: save then load gives back the settings; a bad folder is name
 
   std::ofstream(dir / "blocker") << "x\n";
   const auto error = savePreset(dir / "blocker" / "p.json", changed);
-  REQUIRE(error);
-  CHECK_THAT(*error, Contains("p.json") && Contains("Not a directory"));
+  REQUIRE_FALSE(error);
+  CHECK_THAT(error.error(), Contains("p.json") && Contains("Not a directory"));
   CHECK(namesIn(dir) == std::vector<std::string>{"blocker", "round.json"});
 }

@@ -1,7 +1,10 @@
 #pragma once
 // Shapes and small scenes shared by the world tests.
+#include <functional>
 #include <memory>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "tumble/world.h"
 
@@ -37,10 +40,21 @@ inline BodyId addBox(World& w, const Vec3& pos, const Vec3& half = Vec3(0.5), Re
   return *w.createBody(def);
 }
 
+/// Changes the world's settings through World::setSettings (which validates them).
+inline void editSettings(World& w, const std::function<void(Settings&)>& edit) {
+  Settings s = w.settings();
+  edit(s);
+  REQUIRE(w.setSettings(s));
+}
+inline void editSettings(const std::unique_ptr<World>& w,
+                         const std::function<void(Settings&)>& edit) {
+  editSettings(*w, edit);
+}
+
 inline bool allFinite(const World& w) {
   for (BodyId id : w.bodyIds()) {
-    const Body& b = w.body(id);
-    if (!isFinite(b.center) || !isFinite(b.linearVelocity) || !isFinite(b.angularVelocity))
+    const BodyView b = *w.body(id);
+    if (!isFinite(b.centerOfMass) || !isFinite(b.linearVelocity) || !isFinite(b.angularVelocity))
       return false;
     if (!std::isfinite(b.rotation.w) || !std::isfinite(b.rotation.x) ||
         !std::isfinite(b.rotation.y) || !std::isfinite(b.rotation.z))

@@ -7,9 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
+
+#include "tumble/result.h"
 
 namespace tumble {
 
@@ -17,11 +18,10 @@ namespace tumble {
 /// throws) to give up: then the temporary file is removed, `path` is untouched, and the error (or
 /// the exception) comes back. Errors name the file and the reason ("cannot create a temporary
 /// file in /x: Permission denied", "... write failed: No space left on device").
-std::optional<std::string> writeFileAtomic(const std::filesystem::path& path,
-                                           const std::function<bool(std::FILE*)>& write);
+Expected<void> writeFileAtomic(const std::filesystem::path& path,
+                               const std::function<bool(std::FILE*)>& write);
 
 /// Writes `contents` to `path` atomically (as above).
-std::optional<std::string> writeFileAtomic(const std::filesystem::path& path,
-                                           std::string_view contents);
+Expected<void> writeFileAtomic(const std::filesystem::path& path, std::string_view contents);
 
 }  // namespace tumble

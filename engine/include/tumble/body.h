@@ -1,5 +1,6 @@
 #pragma once
-/// Rigid bodies: the definition a body is made from (BodyDef) and its state inside a World (Body).
+/// Rigid bodies: the handle (BodyId), the definition a body is made from (BodyDef) and the
+/// read-only view World::body() returns (BodyView).
 
 #include <cstdint>
 #include <memory>
@@ -41,47 +42,31 @@ struct BodyDef {
   uint64_t userData = 0;                 ///< opaque to the engine
 };
 
-/// A body's state as the World keeps it. Read it freely; change it through World's methods so
-/// that sleeping, the broad-phase and the caches stay consistent.
-struct Body {
+/// A body as World::body() shows it: a copy of its state when read, so it never dangles and never
+/// lets a caller edit the body behind the World's back (change a body through World's setters).
+struct BodyView {
+  BodyId id;
   BodyType type = BodyType::Dynamic;
-  std::shared_ptr<const ConvexHull> shape;
-  SupportShape support;  ///< view of `shape` for the narrow-phase
-
-  Real mass = 0.0;         ///< kg; 0 for static and kinematic bodies
-  Real invMass = 0.0;      ///< 1/kg
-  Vec3 localCenter{0.0};   ///< m, centre of mass in the shape's frame
-  Mat3 localInertia{0.0};  ///< kg m^2, about the centre of mass, shape axes
-  Mat3 invLocalInertia{0.0};
-  Real radius = 0.0;  ///< m, farthest hull vertex from the centre of mass
-
-  Vec3 center{0.0};                   ///< m, world centre of mass
-  Quat rotation{1.0, 0.0, 0.0, 0.0};  ///< unit quaternion
-  Vec3 linearVelocity{0.0};           ///< m/s
-  Vec3 angularVelocity{0.0};          ///< rad/s, world frame
-  Vec3 force{0.0};                    ///< N, accumulated until the next step, then cleared
-  Vec3 torque{0.0};                   ///< N m, accumulated until the next step, then cleared
-
+  std::shared_ptr<const ConvexHull> shape;  ///< body-local, shared
+  Vec3 position{0.0};                       ///< m, world position of the shape's local origin
+  Quat rotation{1.0, 0.0, 0.0, 0.0};        ///< unit quaternion, shape frame to world
+  Vec3 centerOfMass{0.0};                   ///< m, world
+  Vec3 localCenterOfMass{0.0};              ///< m, in the shape's frame
+  Vec3 linearVelocity{0.0};                 ///< m/s, of the centre of mass
+  Vec3 angularVelocity{0.0};                ///< rad/s, world frame
+  Real mass = 0.0;                          ///< kg; 0 for static and kinematic bodies
+  Mat3 localInertia{0.0};  ///< kg m^2, about the centre of mass in the shape's axes
+  Real radius = 0.0;       ///< m, farthest point of the shape from the centre of mass
   Real friction = 0.5;
   Real restitution = 0.0;
-  bool awake = true;
-  Real sleepTime = 0.0;  ///< s spent under the sleep thresholds
-  int sleepIsland = -1;  ///< the island the body fell asleep with (-1 when awake)
-  int proxy = -1;        ///< broad-phase proxy
-  bool alive = false;
-  uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
+  bool awake = true;  ///< false while asleep (static bodies: false)
   uint64_t userData = 0;
 
-  /// The shape's frame: x_world = rotation * x_local + origin.
-  Transform transform() const { return {center - rotation * localCenter, rotation}; }
-  /// Inverse inertia in world axes (1/(kg m^2)).
-  Mat3 invInertiaWorld() const {
-    const Mat3 r = glm::mat3_cast(rotation);
-    return r * invLocalInertia * glm::transpose(r);
-  }
+  /// The shape's frame: x_world = rotation * x_local + position.
+  Transform transform() const { return {position, rotation}; }
   /// Velocity of the material point at world position `p` (m/s).
   Vec3 velocityAt(const Vec3& p) const {
-    return linearVelocity + glm::cross(angularVelocity, p - center);
+    return linearVelocity + glm::cross(angularVelocity, p - centerOfMass);
   }
   bool isDynamic() const { return type == BodyType::Dynamic; }
 };

@@ -24,9 +24,9 @@ struct DebugDrawFlags {
 class DebugDraw {
  public:
   virtual ~DebugDraw() = default;
-  /// A body with its transform, whether it sleeps and its island (-1 when none).
-  virtual void drawBody(BodyId id, const Body& body, const Transform& xf, bool sleeping,
-                        int island) = 0;
+  /// A body (its view holds the transform and whether it is awake) and its island (-1 when
+  /// none).
+  virtual void drawBody(const BodyView& body, int island) = 0;
   virtual void drawAabb(const Aabb& box, int depth, const Color& color) = 0;
   /// A contact point, its unit normal (from A to B) and the normal impulse (N s).
   virtual void drawContact(const Vec3& point, const Vec3& normal, Real normalImpulse,

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tumble/body.h"
+#include "tumble/detail/body_state.h"
 
 namespace tumble {
 

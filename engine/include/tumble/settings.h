@@ -3,12 +3,12 @@
 /// between any two steps. Keys (the names used by scene files, `tumble-cli --set key=value` and the
 /// demo panel) are listed in `settingsTable()`, each with its unit, valid range and default.
 
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "tumble/math.h"
+#include "tumble/result.h"
 
 namespace tumble {
 
@@ -17,7 +17,9 @@ enum class CrossCheckMode { Off, Sample, All };
 
 struct Settings {
   Vec3 gravity{0.0, -9.81, 0.0};  ///< m/s^2, each component in [-1000, 1000]
-  Real dt = 1.0 / 60.0;           ///< s, step length, [1e-5, 0.1]
+  /// s, [1e-5, 0.1]: the fixed step of scene files, tumble-cli and the demo. World::step takes
+  /// its own dt (a game's frame time), so the World itself does not read this value.
+  Real dt = 1.0 / 60.0;
 
   struct Solver {
     int substeps = 1;             ///< [1, 64]
@@ -90,19 +92,18 @@ std::span<const SettingInfo> settingsTable();
 const SettingInfo* findSetting(std::string_view key);
 
 /// Sets `key` from its text form ("0.01", "12", "true", "0,-9.81,0", "sample").
-/// Returns an error naming the key, the value and the valid range, and leaves `settings` unchanged
-/// on failure.
-std::optional<std::string> setSetting(Settings& settings, std::string_view key,
-                                      std::string_view value);
+/// Fails with a message naming the key, the value and the valid range, and leaves `settings`
+/// unchanged.
+Expected<void> setSetting(Settings& settings, std::string_view key, std::string_view value);
 
 /// Parses "key=value" as given to `--set`.
-std::optional<std::string> setSettingAssignment(Settings& settings, std::string_view assignment);
+Expected<void> setSettingAssignment(Settings& settings, std::string_view assignment);
 
 /// The key's current value as text, in the form setSetting accepts.
 std::string settingValue(const Settings& settings, const SettingInfo& info);
 
-/// The first out-of-range or non-finite value, as an error naming the key, value and range.
-std::optional<std::string> validate(const Settings& settings);
+/// Fails on the first out-of-range or non-finite value, naming the key, value and range.
+Expected<void> validate(const Settings& settings);
 
 const char* toString(CrossCheckMode mode);
 

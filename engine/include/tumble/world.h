@@ -3,15 +3,17 @@
 /// narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and sleeping; each lives in
 /// its own file under src/.
 
-#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tumble/aabb_tree.h"
 #include "tumble/body.h"
 #include "tumble/contact.h"
 #include "tumble/debug_draw.h"
+#include "tumble/detail/body_state.h"
+#include "tumble/detail/island_scratch.h"
 #include "tumble/nonfinite.h"
 #include "tumble/result.h"
 #include "tumble/settings.h"
@@ -36,10 +38,13 @@ struct DragDef {
   Real maxForcePerMass = 1000.0;  ///< N/kg, the force cap is this times the body mass
 };
 
-/// A handle to a drag constraint.
+/// A handle to a drag constraint. Like BodyId, a destroyed drag's slot is reused with the next
+/// generation, so a kept id stops working rather than moving another drag.
 struct DragId {
   int index = -1;
+  uint32_t generation = 0;
   bool valid() const { return index >= 0; }
+  friend bool operator==(DragId, DragId) = default;
 };
 
 /// Kinetic and gravitational potential energy (J) of the dynamic bodies.
@@ -52,49 +57,70 @@ struct Energy {
 class ContactSolver;
 struct DragConstraint;
 
+/// The simulation: bodies, their contacts and drags, stepped by step(dt).
+///
+/// Handles: every method taking a BodyId or DragId checks it (slot in range, alive, same
+/// generation). A stale or foreign id goes to the assert handler (tumble/assert.h: aborts in
+/// debug builds, prints in release builds) and the call does nothing; a reader returns a failed
+/// Expected. No call with a stale id ever reads or writes another body.
 class World {
  public:
   /// Fails when `settings` is out of range (see validate()).
   static Expected<std::unique_ptr<World>> create(const Settings& settings = {});
-  explicit World(const Settings& settings);
+  /// `settings` must be valid (create() checks; this constructor asserts and uses the defaults
+  /// for an invalid one).
+  explicit World(const Settings& settings = {});
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  /// Settings, read once at the start of every step; change them between steps freely (a change
-  /// wakes every body). An invalid value makes step() fail and leaves the world unchanged.
-  Settings& settings() { return settings_; }
+  /// The settings in force. They are validated when set, never in step().
   const Settings& settings() const { return settings_; }
+  /// Replaces the settings between steps. Fails (naming the key, value and range) and changes
+  /// nothing when one is out of range. A change that alters how bodies move (anything but `dt`,
+  /// which the World does not read) wakes every body; setting equal values wakes nothing.
+  Expected<void> setSettings(const Settings& settings);
+  /// Sets one key from its text form (settings.h setSetting), as setSettings does.
+  Expected<void> setSetting(std::string_view key, std::string_view value);
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10] or
   /// restitution outside [0, 1].
   Expected<BodyId> createBody(const BodyDef& def);
   /// Removes a body with its contacts and drags, and wakes what it touched or slept with (so
-  /// nothing stays asleep on a support that is gone). A dead or stale id does nothing.
+  /// nothing stays asleep on a support that is gone). A stale id is reported (see above).
   void destroyBody(BodyId id);
+  /// True when `id` names a body of this world that has not been destroyed.
   bool isAlive(BodyId id) const;
-  const Body& body(BodyId id) const { return bodies_[id.index]; }
-  /// The id of the body now in slot `index` (for indices from the broad-phase or debug draw).
-  BodyId idAt(int index) const { return {index, bodies_[index].generation}; }
+  /// A copy of the body's state; fails (naming the id) when `id` is not alive.
+  Expected<BodyView> body(BodyId id) const;
+  /// The id of the body in slot `index` (indices from the broad-phase's user data or the order
+  /// of bodyIds()); an invalid id when the slot is empty or out of range.
+  BodyId idAt(int index) const;
   /// Live body ids in slot order (creation order until a slot is reused).
   std::vector<BodyId> bodyIds() const;
   int bodyCount() const { return liveBodies_; }
 
   /// Teleports a body (wakes it; contacts are rebuilt next step).
   void setTransform(BodyId id, const Transform& xf);
+  /// Sets the velocity of a dynamic or kinematic body (wakes it); ignored for static bodies.
   void setLinearVelocity(BodyId id, const Vec3& v);
   void setAngularVelocity(BodyId id, const Vec3& w);
-  /// Adds a force (N) at a world point for the next step; wakes the body.
+  /// Adds a force (N) at a world point for the next step; wakes the body. Dynamic bodies only.
   void applyForce(BodyId id, const Vec3& force, const Vec3& point);
   void applyTorque(BodyId id, const Vec3& torque);
-  /// An instantaneous impulse (N s) at a world point; wakes the body.
+  /// An instantaneous impulse (N s) at a world point; wakes the body. Dynamic bodies only.
   void applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point);
+  /// Wakes the body and the island it sleeps with.
   void wake(BodyId id);
+  void setUserData(BodyId id, uint64_t userData);
 
-  /// Advances by settings().dt. Returns an error (and changes nothing) when the settings are
-  /// invalid.
-  std::optional<std::string> step();
+  /// Advances the world by `dt` seconds in settings().solver.substeps substeps. A game passes
+  /// its frame time: a dt that changes from one step to the next neither wakes bodies nor resets
+  /// warm starting. dt = 0 does nothing. Fails (changing nothing) unless dt is finite and in
+  /// [1e-5, 0.1] s (clamp a long frame, or take several steps). Allocates nothing once the
+  /// world's bodies and contacts have been seen once.
+  Expected<void> step(Real dt);
 
   /// The contact manifolds of the last step (touching or speculative), sorted by (a, b).
   const std::vector<Manifold>& manifolds() const { return manifolds_; }
@@ -104,10 +130,14 @@ class World {
   /// First body hit by the segment origin -> origin + direction (fraction in [0, 1]).
   RayHit rayCast(const Vec3& origin, const Vec3& direction) const;
 
-  /// Starts dragging `body` by its point under `worldPoint`.
-  DragId createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def = {});
+  /// Starts dragging the dynamic body `body` by its point under `worldPoint`. Fails when the
+  /// body is not alive or not dynamic, or `def` is out of range.
+  Expected<DragId> createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def = {});
+  /// Moves the drag's target (m, world); wakes the body.
   void setDragTarget(DragId drag, const Vec3& target);
   void destroyDrag(DragId drag);
+  /// True when `drag` names a drag that has not been destroyed (destroying its body destroys it).
+  bool isAlive(DragId drag) const;
 
   /// Kinetic plus potential energy of the dynamic bodies (J).
   Energy energy() const;
@@ -122,23 +152,26 @@ class World {
   /// equal hashes mean bit-identical states (determinism tests, golden runs).
   uint64_t stateHash() const;
 
-  /// Steps taken so far.
+  /// Steps taken so far (dt = 0 steps are not counted).
   int64_t stepCount() const { return stepCount_; }
 
   /// Bodies removed because their state became non-finite (policy in nonfinite.h), oldest first.
   const std::vector<NonFiniteEvent>& nonFiniteEvents() const { return nonFinite_; }
 
  private:
+  friend struct WorldInternals;  // engine-internal access for tests (dynamics/world_internals.h)
+  bool checkBody(BodyId id, const char* call) const;
+  bool checkDrag(DragId id, const char* call) const;
+  BodyView viewOf(int index) const;
   void substep(Real h, const Settings& s);
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
   void updateSleep(Real dt, const Settings& s);
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
+  void wakeBody(int index);
 
   Settings settings_;
-  Settings lastSettings_;
-  bool haveLastSettings_ = false;
   std::vector<Body> bodies_;
   std::vector<Aabb> boxes_;  // per body: tight box grown by half the speculative margin and reach
   std::vector<int> freeSlots_;  ///< slots of destroyed bodies, reused last-freed first
@@ -157,10 +190,10 @@ class World {
   std::vector<Vec3> lastCenter_;
   std::vector<Quat> lastRotation_;
   std::vector<Real> motion_;
-  std::vector<std::unique_ptr<DragConstraint>> drags_;
-  std::map<int, std::vector<int>> sleepingIslands_;
+  std::vector<std::unique_ptr<DragConstraint>> drags_;  // null: a free slot
+  std::vector<uint32_t> dragGenerations_;
   std::vector<int> islandOf_;  // awake island of each body after the last step, -1 for none
-  int nextIsland_ = 0;
+  IslandScratch islandScratch_;
   StepStats stats_;
   int64_t stepCount_ = 0;
   uint64_t crosscheckCounter_ = 0;

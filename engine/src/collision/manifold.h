@@ -3,6 +3,7 @@
 // shapes overlap, then a manifold of up to 4 points by clipping one supporting face against the
 // other, and feature ids matched with last step's manifold for warm starting.
 #include "tumble/contact.h"
+#include "tumble/detail/body_state.h"
 #include "tumble/settings.h"
 
 namespace tumble {

@@ -141,28 +141,28 @@ const char* toString(CrossCheckMode mode) {
   return "off";
 }
 
-std::optional<std::string> setSetting(Settings& settings, std::string_view key,
-                                      std::string_view rawValue) {
+Expected<void> setSetting(Settings& settings, std::string_view key, std::string_view rawValue) {
+  using E = Expected<void>;
   const SettingInfo* info = findSetting(key);
   if (!info) {
     std::string known;
     for (const SettingInfo& i : kTable) known += (known.empty() ? "" : ", ") + std::string(i.key);
-    return "unknown setting '" + std::string(key) + "'; known settings: " + known;
+    return E::failure("unknown setting '" + std::string(key) + "'; known settings: " + known);
   }
   std::string value = trim(rawValue);
   switch (info->kind) {
     case K::Number: {
       Real v;
-      if (!parseReal(value, v) || !inRange(*info, v)) return badValue(*info, rawValue);
+      if (!parseReal(value, v) || !inRange(*info, v)) return E::failure(badValue(*info, rawValue));
       *info->real(settings) = v;
-      return std::nullopt;
+      return ok();
     }
     case K::Integer: {
       Real v;
       if (!parseReal(value, v) || !inRange(*info, v) || v != std::floor(v))
-        return badValue(*info, rawValue);
+        return E::failure(badValue(*info, rawValue));
       *info->integer(settings) = static_cast<int>(v);
-      return std::nullopt;
+      return ok();
     }
     case K::Boolean: {
       bool v;
@@ -171,25 +171,26 @@ std::optional<std::string> setSetting(Settings& settings, std::string_view key,
       else if (value == "false" || value == "0" || value == "off")
         v = false;
       else
-        return badValue(*info, rawValue);
+        return E::failure(badValue(*info, rawValue));
       *boolField(settings, info->key) = v;
-      return std::nullopt;
+      return ok();
     }
     case K::Vector: {
       Real c[3];
       size_t start = 0;
       for (int i = 0; i < 3; ++i) {
         size_t comma = value.find(',', start);
-        if ((i < 2) != (comma != std::string::npos)) return badValue(*info, rawValue);
+        if ((i < 2) != (comma != std::string::npos)) return E::failure(badValue(*info, rawValue));
         std::string part = trim(std::string_view(value).substr(start, comma - start));
-        if (!parseReal(part, c[i]) || !inRange(*info, c[i])) return badValue(*info, rawValue);
+        if (!parseReal(part, c[i]) || !inRange(*info, c[i]))
+          return E::failure(badValue(*info, rawValue));
         start = comma + 1;
       }
       Real* x = info->real(settings);
       x[0] = c[0];
       x[1] = c[1];
       x[2] = c[2];
-      return std::nullopt;
+      return ok();
     }
     case K::CrossCheck: {
       if (value == "off")
@@ -199,17 +200,17 @@ std::optional<std::string> setSetting(Settings& settings, std::string_view key,
       else if (value == "all")
         settings.crosscheck = CrossCheckMode::All;
       else
-        return badValue(*info, rawValue);
-      return std::nullopt;
+        return E::failure(badValue(*info, rawValue));
+      return ok();
     }
   }
-  return badValue(*info, rawValue);
+  return E::failure(badValue(*info, rawValue));
 }
 
-std::optional<std::string> setSettingAssignment(Settings& settings, std::string_view assignment) {
+Expected<void> setSettingAssignment(Settings& settings, std::string_view assignment) {
   size_t eq = assignment.find('=');
   if (eq == std::string_view::npos)
-    return "expected key=value, got '" + std::string(assignment) + "'";
+    return Expected<void>::failure("expected key=value, got '" + std::string(assignment) + "'");
   return setSetting(settings, trim(assignment.substr(0, eq)), assignment.substr(eq + 1));
 }
 
@@ -232,7 +233,7 @@ std::string settingValue(const Settings& settings, const SettingInfo& info) {
   return {};
 }
 
-std::optional<std::string> validate(const Settings& settings) {
+Expected<void> validate(const Settings& settings) {
   Settings& s = const_cast<Settings&>(settings);
   for (const SettingInfo& info : kTable) {
     bool ok = true;
@@ -252,9 +253,9 @@ std::optional<std::string> validate(const Settings& settings) {
       case K::CrossCheck:
         break;
     }
-    if (!ok) return badValue(info, settingValue(settings, info));
+    if (!ok) return Expected<void>::failure(badValue(info, settingValue(settings, info)));
   }
-  return std::nullopt;
+  return tumble::ok();
 }
 
 }  // namespace tumble

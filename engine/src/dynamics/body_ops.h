@@ -1,6 +1,6 @@
 #pragma once
 // Internal: making bodies from definitions and integrating them (semi-implicit Euler).
-#include "tumble/body.h"
+#include "tumble/detail/body_state.h"
 #include "tumble/result.h"
 
 namespace tumble {

@@ -3,8 +3,8 @@
 // Coherence", GDC 2005; "Modeling and Solving Constraints", GDC 2009).
 #include <vector>
 
-#include "tumble/body.h"
 #include "tumble/contact.h"
+#include "tumble/detail/body_state.h"
 #include "tumble/settings.h"
 
 namespace tumble {

@@ -36,10 +36,10 @@ bool active(const Body& b) {
 
 IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                            const std::vector<char>& keepAwake, const Settings& s, Real dt,
-                           std::map<int, std::vector<int>>& sleeping, int& nextIsland,
-                           std::vector<int>& islandOf) {
+                           IslandScratch& scratch) {
   const int n = static_cast<int>(bodies.size());
-  std::vector<int> parent(n);
+  std::vector<int>& parent = scratch.parent;
+  parent.resize(n);
   for (int i = 0; i < n; ++i) parent[i] = i;
   for (const Manifold& m : manifolds) {
     if (!m.touching()) continue;
@@ -54,11 +54,14 @@ IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold
                        glm::dot(b.angularVelocity, b.angularVelocity) <= ang2;
     b.sleepTime = (still && !keepAwake[i]) ? b.sleepTime + dt : 0.0;
   }
-  // Per island: the least sleep time and the member list, in body order.
-  std::vector<Real> minTime(n, 1e300);
-  std::vector<int> index(n, -1);
-  IslandUpdate out;
+  // Per island: the least sleep time. Roots are the lowest index of their island (unite).
+  std::vector<Real>& minTime = scratch.minTime;
+  std::vector<int>& index = scratch.index;
+  std::vector<int>& islandOf = scratch.islandOf;
+  minTime.assign(n, 1e300);
+  index.assign(n, -1);
   islandOf.assign(n, -1);
+  IslandUpdate out;
   for (int i = 0; i < n; ++i) {
     if (!active(bodies[i])) continue;
     const int r = findRoot(parent, i);
@@ -67,24 +70,31 @@ IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold
     minTime[r] = std::min(minTime[r], bodies[i].sleepTime);
   }
   if (!s.sleep.enabled) return out;
-  std::map<int, std::vector<int>> toSleep;  // root -> members
+  // Islands still long enough fall asleep; members are visited in index order, so each list is
+  // in index order and its head (the root) is the island's name.
+  std::vector<int>& tail = scratch.tail;
+  tail.assign(n, -1);
   for (int i = 0; i < n; ++i) {
     if (!active(bodies[i])) continue;
     const int r = findRoot(parent, i);
-    if (minTime[r] >= s.sleep.time) toSleep[r].push_back(i);
-  }
-  for (auto& [root, members] : toSleep) {
-    const int id = nextIsland++;
-    for (int i : members) {
-      Body& b = bodies[i];
-      b.awake = false;
-      b.linearVelocity = Vec3(0.0);
-      b.angularVelocity = Vec3(0.0);
-      b.sleepIsland = id;
-      b.sleepTime = 0.0;
+    if (minTime[r] < s.sleep.time) continue;
+    Body& b = bodies[i];
+    b.sleepIsland = r;
+    b.sleepNext = -1;
+    if (tail[r] < 0) {
+      ++out.fellAsleep;
+    } else {
+      bodies[tail[r]].sleepNext = i;
     }
-    sleeping[id] = std::move(members);
-    ++out.fellAsleep;
+    tail[r] = i;
+  }
+  for (int i = 0; i < n; ++i) {
+    Body& b = bodies[i];
+    if (!active(b) || b.sleepIsland < 0) continue;
+    b.awake = false;
+    b.linearVelocity = Vec3(0.0);
+    b.angularVelocity = Vec3(0.0);
+    b.sleepTime = 0.0;
   }
   return out;
 }

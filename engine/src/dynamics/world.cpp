@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "collision/manifold.h"
 #include "dynamics/body_ops.h"
@@ -11,6 +12,7 @@
 #include "dynamics/drag.h"
 #include "dynamics/island.h"
 #include "dynamics/world_crosscheck.h"
+#include "tumble/assert.h"
 
 namespace tumble {
 namespace {
@@ -20,9 +22,11 @@ Real msSince(Clock::time_point t0) {
   return std::chrono::duration<Real, std::milli>(Clock::now() - t0).count();
 }
 
-bool settingsEqual(const Settings& a, const Settings& b) {
+// Equal in every key but dt (which the World does not read). Compared through the settings
+// table's text forms (exact for every kind of value), once per setSettings call.
+bool settingsEqualButDt(const Settings& a, const Settings& b) {
   for (const SettingInfo& info : settingsTable())
-    if (settingValue(a, info) != settingValue(b, info)) return false;
+    if (info.key != "dt" && settingValue(a, info) != settingValue(b, info)) return false;
   return true;
 }
 
@@ -36,13 +40,65 @@ Real reach(const Body& b, Real h) {
 }  // namespace
 
 Expected<std::unique_ptr<World>> World::create(const Settings& settings) {
-  if (auto err = validate(settings)) return Expected<std::unique_ptr<World>>::failure(*err);
+  if (Expected<void> valid = validate(settings); !valid)
+    return Expected<std::unique_ptr<World>>::failure(valid.error());
   return std::make_unique<World>(settings);
 }
 
-World::World(const Settings& settings)
-    : settings_(settings), solver_(std::make_unique<ContactSolver>()) {}
+World::World(const Settings& settings) : solver_(std::make_unique<ContactSolver>()) {
+  if (Expected<void> valid = validate(settings); !valid) {
+    reportAssert("validate(settings)", valid.error().c_str(), __FILE__, __LINE__);
+    return;  // keeps the defaults
+  }
+  settings_ = settings;
+}
 World::~World() = default;
+
+Expected<void> World::setSettings(const Settings& settings) {
+  if (Expected<void> valid = validate(settings); !valid) return valid;
+  if (settingsEqualButDt(settings, settings_)) {
+    settings_ = settings;
+    return ok();
+  }
+  const bool regrow = settings.broadphase.aabbMargin != settings_.broadphase.aabbMargin ||
+                      settings.contact.speculativeMargin != settings_.contact.speculativeMargin;
+  settings_ = settings;
+  // New gravity, thresholds or iteration counts change how resting bodies behave: wake them.
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    Body& b = bodies_[i];
+    if (!b.alive) continue;
+    if (b.isDynamic()) b.awake = true, b.sleepTime = 0.0, b.sleepIsland = -1, b.sleepNext = -1;
+    if (regrow) {
+      boxes_[i] = bodyAabb(b).fattened(0.5 * settings_.contact.speculativeMargin);
+      broadPhase_.resetProxy(b.proxy, boxes_[i], settings_.broadphase.aabbMargin);
+    }
+  }
+  return ok();
+}
+
+Expected<void> World::setSetting(std::string_view key, std::string_view value) {
+  Settings next = settings_;
+  if (Expected<void> set = tumble::setSetting(next, key, value); !set) return set;
+  return setSettings(next);
+}
+
+bool World::checkBody(BodyId id, const char* call) const {
+  if (isAlive(id)) return true;
+  char message[160];
+  std::snprintf(message, sizeof message, "World::%s: BodyId {index %d, generation %u} is not alive",
+                call, id.index, id.generation);
+  reportAssert("isAlive(id)", message, __FILE__, __LINE__);
+  return false;
+}
+
+bool World::checkDrag(DragId id, const char* call) const {
+  if (isAlive(id)) return true;
+  char message[160];
+  std::snprintf(message, sizeof message, "World::%s: DragId {index %d, generation %u} is not alive",
+                call, id.index, id.generation);
+  reportAssert("isAlive(drag)", message, __FILE__, __LINE__);
+  return false;
+}
 
 Aabb World::bodyAabb(const Body& b) const {
   const Transform xf = b.transform();
@@ -82,17 +138,17 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
 }
 
 void World::destroyBody(BodyId id) {
-  if (!isAlive(id)) return;
+  if (!checkBody(id, "destroyBody")) return;
   // What rested on the body must not hang in the air asleep: wake its island (everything it
   // touched, transitively, when it slept) and whatever it touches now (a static body's sleepers).
   if (bodies_[id.index].sleepIsland >= 0) wakeIsland(bodies_[id.index].sleepIsland);
   for (const Manifold& m : manifolds_)
-    if (m.a == id || m.b == id) wake(m.a == id ? m.b : m.a);
+    if (m.a == id || m.b == id) wakeBody(m.a == id ? m.b.index : m.a.index);
   Body& b = bodies_[id.index];
   broadPhase_.destroyProxy(b.proxy);
   std::erase_if(manifolds_, [&](const Manifold& m) { return m.a == id || m.b == id; });
-  for (auto& d : drags_)
-    if (d && d->body == id.index) d.reset();
+  for (size_t k = 0; k < drags_.size(); ++k)
+    if (drags_[k] && drags_[k]->body == id.index) drags_[k].reset(), ++dragGenerations_[k];
   const uint32_t generation = b.generation + 1;
   b = Body{};
   b.generation = generation;
@@ -105,6 +161,44 @@ bool World::isAlive(BodyId id) const {
          bodies_[id.index].generation == id.generation;
 }
 
+BodyId World::idAt(int index) const {
+  if (index < 0 || index >= static_cast<int>(bodies_.size()) || !bodies_[index].alive) return {};
+  return {index, bodies_[index].generation};
+}
+
+BodyView World::viewOf(int index) const {
+  const Body& b = bodies_[index];
+  BodyView v;
+  v.id = {index, b.generation};
+  v.type = b.type;
+  v.shape = b.shape;
+  const Transform xf = b.transform();
+  v.position = xf.position;
+  v.rotation = b.rotation;
+  v.centerOfMass = b.center;
+  v.localCenterOfMass = b.localCenter;
+  v.linearVelocity = b.linearVelocity;
+  v.angularVelocity = b.angularVelocity;
+  v.mass = b.mass;
+  v.localInertia = b.localInertia;
+  v.radius = b.radius;
+  v.friction = b.friction;
+  v.restitution = b.restitution;
+  v.awake = b.awake;
+  v.userData = b.userData;
+  return v;
+}
+
+Expected<BodyView> World::body(BodyId id) const {
+  if (!isAlive(id)) {
+    char message[120];
+    std::snprintf(message, sizeof message, "BodyId {index %d, generation %u} is not alive",
+                  id.index, id.generation);
+    return Expected<BodyView>::failure(message);
+  }
+  return viewOf(id.index);
+}
+
 std::vector<BodyId> World::bodyIds() const {
   std::vector<BodyId> ids;
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i)
@@ -113,20 +207,26 @@ std::vector<BodyId> World::bodyIds() const {
 }
 
 void World::wakeIsland(int island) {
-  auto it = sleepingIslands_.find(island);
-  if (it == sleepingIslands_.end()) return;
-  for (int i : it->second) {
+  // The list starts at the island's lowest index (updateIslands); a destroyed member has been
+  // woken, and so unlinked, before its slot was cleared.
+  for (int i = island; i >= 0;) {
     Body& b = bodies_[i];
-    if (!b.alive) continue;
+    const int next = b.sleepNext;
     b.awake = true;
     b.sleepTime = 0.0;
     b.sleepIsland = -1;
+    b.sleepNext = -1;
+    i = next;
   }
-  sleepingIslands_.erase(it);
 }
 
 void World::wake(BodyId id) {
-  Body& b = bodies_[id.index];
+  if (!checkBody(id, "wake")) return;
+  wakeBody(id.index);
+}
+
+void World::wakeBody(int index) {
+  Body& b = bodies_[index];
   if (b.type != BodyType::Dynamic || b.awake) return;
   if (b.sleepIsland >= 0) {
     wakeIsland(b.sleepIsland);
@@ -137,83 +237,84 @@ void World::wake(BodyId id) {
 }
 
 void World::setTransform(BodyId id, const Transform& xf) {
+  if (!checkBody(id, "setTransform")) return;
   Body& b = bodies_[id.index];
   b.rotation = xf.rotation / glm::length(xf.rotation);
   b.center = xf.position + b.rotation * b.localCenter;
   boxes_[id.index] = bodyAabb(b).fattened(0.5 * settings_.contact.speculativeMargin);
   broadPhase_.resetProxy(b.proxy, boxes_[id.index], settings_.broadphase.aabbMargin);
-  wake(id);
+  wakeBody(id.index);
   // Bodies resting on a moved static or kinematic body must notice.
   for (const Manifold& m : manifolds_)
-    if (m.touching() && (m.a == id || m.b == id)) wake(m.a == id ? m.b : m.a);
+    if (m.touching() && (m.a == id || m.b == id)) wakeBody(m.a == id ? m.b.index : m.a.index);
 }
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) {
+  if (!checkBody(id, "setLinearVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
-  wake(id);
+  wakeBody(id.index);
   bodies_[id.index].linearVelocity = v;
 }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
+  if (!checkBody(id, "setAngularVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
-  wake(id);
+  wakeBody(id.index);
   bodies_[id.index].angularVelocity = w;
 }
 
 void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
+  if (!checkBody(id, "applyForce")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
-  wake(id);
+  wakeBody(id.index);
   b.force += force;
   b.torque += glm::cross(point - b.center, force);
 }
 
 void World::applyTorque(BodyId id, const Vec3& torque) {
+  if (!checkBody(id, "applyTorque")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
-  wake(id);
+  wakeBody(id.index);
   b.torque += torque;
 }
 
 void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point) {
+  if (!checkBody(id, "applyLinearImpulse")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
-  wake(id);
+  wakeBody(id.index);
   b.linearVelocity += b.invMass * impulse;
   b.angularVelocity += b.invInertiaWorld() * glm::cross(point - b.center, impulse);
 }
 
-std::optional<std::string> World::step() {
-  if (auto err = validate(settings_)) return err;
+void World::setUserData(BodyId id, uint64_t userData) {
+  if (!checkBody(id, "setUserData")) return;
+  bodies_[id.index].userData = userData;
+}
+
+Expected<void> World::step(Real dt) {
+  if (dt == 0.0) return ok();
+  if (!(dt >= 1e-5 && dt <= 0.1)) {
+    char message[160];
+    std::snprintf(message, sizeof message,
+                  "World::step: dt %g s out of range [1e-05, 0.1] (clamp a long frame or take "
+                  "several steps)",
+                  dt);
+    return Expected<void>::failure(message);
+  }
   const auto t0 = Clock::now();
   for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
-  const Settings s = settings_;
-  if (haveLastSettings_ && !settingsEqual(s, lastSettings_)) {
-    for (auto& [island, members] : std::map<int, std::vector<int>>(sleepingIslands_))
-      wakeIsland(island);
-    for (Body& b : bodies_)
-      if (b.alive && b.isDynamic()) b.awake = true, b.sleepTime = 0.0;
-    if (s.broadphase.aabbMargin != lastSettings_.broadphase.aabbMargin ||
-        s.contact.speculativeMargin != lastSettings_.contact.speculativeMargin)
-      for (Body& b : bodies_)
-        if (b.alive)
-          broadPhase_.resetProxy(
-              b.proxy,
-              boxes_[&b - bodies_.data()] = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin),
-              s.broadphase.aabbMargin);
-  }
-  lastSettings_ = s;
-  haveLastSettings_ = true;
-
-  const int64_t checked0 = crosscheckChecked_, disagreed0 = crosscheckDisagreed_;
+  const Settings& s = settings_;
   stats_ = StepStats{};
-  const Real h = s.dt / s.solver.substeps;
+  const Real h = dt / s.solver.substeps;
   for (int k = 0; k < s.solver.substeps; ++k) substep(h, s);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
 
   for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
   const auto ti = Clock::now();
-  updateSleep(s.dt, s);
+  updateSleep(dt, s);
   stats_.islandsMs = msSince(ti);
 
   for (const Body& b : bodies_) {
@@ -230,11 +331,9 @@ std::optional<std::string> World::step() {
   }
   stats_.crosscheckChecked = crosscheckChecked_;
   stats_.crosscheckDisagreed = crosscheckDisagreed_;
-  (void)checked0;
-  (void)disagreed0;
   ++stepCount_;
   stats_.stepMs = msSince(t0);
-  return std::nullopt;
+  return ok();
 }
 
 void World::substep(Real h, const Settings& s) {
@@ -254,7 +353,7 @@ void World::substep(Real h, const Settings& s) {
   drags.clear();
   for (auto& d : drags_)
     if (d && bodies_[d->body].alive) {
-      wake(idAt(d->body));
+      wakeBody(d->body);
       drags.push_back(d.get());
     }
   ContactSolver& solver = *solver_;
@@ -362,8 +461,8 @@ void World::updateContacts(Real h, const Settings& s) {
       crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
                      crosscheckDisagreed_, stats_.lpPivots);
     if (m.touching()) {
-      if (A.isDynamic() && !A.awake) wake(m.a);
-      if (B.isDynamic() && !B.awake) wake(m.b);
+      if (A.isDynamic() && !A.awake) wakeBody(ia);
+      if (B.isDynamic() && !B.awake) wakeBody(ib);
     }
   }
   manifolds_.swap(next);
@@ -395,10 +494,8 @@ void World::updateSleep(Real dt, const Settings& s) {
     if (moving(A)) keepAwake[m.b.index] = 1;
     if (moving(B)) keepAwake[m.a.index] = 1;
   }
-  std::vector<int> islandOf;
-  const IslandUpdate u =
-      updateIslands(bodies_, manifolds_, keepAwake, s, dt, sleepingIslands_, nextIsland_, islandOf);
-  islandOf_.swap(islandOf);
+  const IslandUpdate u = updateIslands(bodies_, manifolds_, keepAwake, s, dt, islandScratch_);
+  islandOf_.swap(islandScratch_.islandOf);
   stats_.islands = u.islands;
 }
 

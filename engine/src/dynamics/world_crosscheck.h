@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tumble/contact.h"
+#include "tumble/detail/body_state.h"
 #include "tumble/settings.h"
 
 namespace tumble {

@@ -1,6 +1,8 @@
 // World queries and interaction: ray casts, drag constraints, energy, debug drawing.
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <string>
 
 #include "dynamics/drag.h"
 #include "tumble/world.h"
@@ -69,35 +71,53 @@ RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
   return best;
 }
 
-DragId World::createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def) {
+Expected<DragId> World::createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def) {
+  using E = Expected<DragId>;
+  if (!isAlive(body)) return E::failure("createDrag: the body is not alive");
   const Body& b = bodies_[body.index];
-  if (!b.alive || !b.isDynamic()) return DragId{};
+  if (!b.isDynamic()) return E::failure("createDrag: the body is not dynamic");
+  if (!isFinite(worldPoint)) return E::failure("createDrag: the point is not finite");
+  if (!(def.frequency > 0.0 && def.frequency <= 1e6))
+    return E::failure("createDrag: frequency " + std::to_string(def.frequency) +
+                      " Hz out of range (0, 1e6]");
+  if (!(def.dampingRatio >= 0.0 && def.dampingRatio <= 1e3))
+    return E::failure("createDrag: damping ratio " + std::to_string(def.dampingRatio) +
+                      " out of range [0, 1000]");
+  if (!(def.maxForcePerMass >= 0.0 && std::isfinite(def.maxForcePerMass)))
+    return E::failure("createDrag: max force per mass " + std::to_string(def.maxForcePerMass) +
+                      " N/kg must be finite and >= 0");
   auto d = std::make_unique<DragConstraint>();
   d->body = body.index;
   d->localAnchor = glm::conjugate(b.rotation) * (worldPoint - b.center);
   d->target = worldPoint;
   d->def = def;
-  for (size_t i = 0; i < drags_.size(); ++i)
-    if (!drags_[i]) {
-      drags_[i] = std::move(d);
-      wake(body);
-      return DragId{static_cast<int>(i)};
-    }
-  drags_.push_back(std::move(d));
-  wake(body);
-  return DragId{static_cast<int>(drags_.size()) - 1};
+  size_t slot = 0;
+  while (slot < drags_.size() && drags_[slot]) ++slot;
+  if (slot == drags_.size()) {
+    drags_.emplace_back();
+    dragGenerations_.push_back(0);
+  }
+  drags_[slot] = std::move(d);
+  wakeBody(body.index);
+  return DragId{static_cast<int>(slot), dragGenerations_[slot]};
+}
+
+bool World::isAlive(DragId drag) const {
+  return drag.index >= 0 && drag.index < static_cast<int>(drags_.size()) && drags_[drag.index] &&
+         dragGenerations_[drag.index] == drag.generation;
 }
 
 void World::setDragTarget(DragId drag, const Vec3& target) {
-  if (drag.index < 0 || drag.index >= static_cast<int>(drags_.size()) || !drags_[drag.index])
-    return;
+  if (!checkDrag(drag, "setDragTarget")) return;
+  if (!isFinite(target)) return;
   drags_[drag.index]->target = target;
-  wake(idAt(drags_[drag.index]->body));
+  wakeBody(drags_[drag.index]->body);
 }
 
 void World::destroyDrag(DragId drag) {
-  if (drag.index < 0 || drag.index >= static_cast<int>(drags_.size())) return;
+  if (!checkDrag(drag, "destroyDrag")) return;
   drags_[drag.index].reset();
+  ++dragGenerations_[drag.index];
 }
 
 uint64_t World::stateHash() const {
@@ -135,7 +155,7 @@ void World::debugDraw(DebugDraw& draw, const DebugDrawFlags& flags) const {
       const Body& b = bodies_[i];
       if (!b.alive) continue;
       const int island = i < static_cast<int>(islandOf_.size()) ? islandOf_[i] : -1;
-      draw.drawBody(idAt(i), b, b.transform(), b.isDynamic() && !b.awake, island);
+      draw.drawBody(viewOf(i), island);
     }
   if (flags.aabbs || flags.treeNodes)
     broadPhase_.tree().forEachNode([&](const Aabb& box, int depth, bool leaf) {

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 namespace tumble {
 namespace {
@@ -23,9 +24,8 @@ void syncFolder(const std::filesystem::path& folder) {
   ::close(fd);
 }
 
-}  // namespace
-
-std::optional<std::string> writeFileAtomic(const std::filesystem::path& path,
+// The steps of writeFileAtomic; a value is the error message.
+std::optional<std::string> writeAtomically(const std::filesystem::path& path,
                                            const std::function<bool(std::FILE*)>& write) {
   const std::filesystem::path folder = path.parent_path();
   std::string temp = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
@@ -73,8 +73,16 @@ std::optional<std::string> writeFileAtomic(const std::filesystem::path& path,
   return std::nullopt;
 }
 
-std::optional<std::string> writeFileAtomic(const std::filesystem::path& path,
-                                           std::string_view contents) {
+}  // namespace
+
+Expected<void> writeFileAtomic(const std::filesystem::path& path,
+                               const std::function<bool(std::FILE*)>& write) {
+  if (std::optional<std::string> error = writeAtomically(path, write))
+    return Expected<void>::failure(std::move(*error));
+  return ok();
+}
+
+Expected<void> writeFileAtomic(const std::filesystem::path& path, std::string_view contents) {
   return writeFileAtomic(path, [&](std::FILE* f) {
     return contents.empty() ||
            std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();

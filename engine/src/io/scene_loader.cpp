@@ -266,8 +266,9 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
       for (auto it = s.begin(); it != s.end(); ++it) {
         const std::string path = "settings." + it.key();
         if (!findSetting(it.key())) fail(path, "unknown settings key");
-        if (auto err = setSetting(out.settings, it.key(), settingText(it.value(), path)))
-          fail(path, *err);
+        if (Expected<void> set = setSetting(out.settings, it.key(), settingText(it.value(), path));
+            !set)
+          fail(path, set.error());
       }
     }
     std::map<std::string, std::vector<Vec3>> inlineShapes;

@@ -1,0 +1,57 @@
+#pragma once
+/// Engine-internal: a body's state as the World keeps it, with its broad-phase proxy and sleep
+/// bookkeeping. Not part of the API (World::body() returns a BodyView); it is in the include
+/// tree only because World holds these by value.
+
+#include "tumble/body.h"
+
+namespace tumble {
+
+/// A body's state inside a World.
+struct Body {
+  BodyType type = BodyType::Dynamic;
+  std::shared_ptr<const ConvexHull> shape;
+  SupportShape support;  ///< view of `shape` for the narrow-phase
+
+  Real mass = 0.0;         ///< kg; 0 for static and kinematic bodies
+  Real invMass = 0.0;      ///< 1/kg
+  Vec3 localCenter{0.0};   ///< m, centre of mass in the shape's frame
+  Mat3 localInertia{0.0};  ///< kg m^2, about the centre of mass, shape axes
+  Mat3 invLocalInertia{0.0};
+  Real radius = 0.0;  ///< m, farthest hull vertex from the centre of mass
+
+  Vec3 center{0.0};                   ///< m, world centre of mass
+  Quat rotation{1.0, 0.0, 0.0, 0.0};  ///< unit quaternion
+  Vec3 linearVelocity{0.0};           ///< m/s
+  Vec3 angularVelocity{0.0};          ///< rad/s, world frame
+  Vec3 force{0.0};                    ///< N, accumulated until the next step, then cleared
+  Vec3 torque{0.0};                   ///< N m, accumulated until the next step, then cleared
+
+  Real friction = 0.5;
+  Real restitution = 0.0;
+  bool awake = true;
+  Real sleepTime = 0.0;  ///< s spent under the sleep thresholds
+  /// While asleep: the sleeping island, named by its lowest body index (its first member);
+  /// -1 when awake. The members are linked in index order through sleepNext (-1 ends the list).
+  int sleepIsland = -1;
+  int sleepNext = -1;
+  int proxy = -1;        ///< broad-phase proxy
+  bool alive = false;
+  uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
+  uint64_t userData = 0;
+
+  /// The shape's frame: x_world = rotation * x_local + origin.
+  Transform transform() const { return {center - rotation * localCenter, rotation}; }
+  /// Inverse inertia in world axes (1/(kg m^2)).
+  Mat3 invInertiaWorld() const {
+    const Mat3 r = glm::mat3_cast(rotation);
+    return r * invLocalInertia * glm::transpose(r);
+  }
+  /// Velocity of the material point at world position `p` (m/s).
+  Vec3 velocityAt(const Vec3& p) const {
+    return linearVelocity + glm::cross(angularVelocity, p - center);
+  }
+  bool isDynamic() const { return type == BodyType::Dynamic; }
+};
+
+}  // namespace tumble
