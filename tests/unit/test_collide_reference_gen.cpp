@@ -1,6 +1,8 @@
-// Generates tests/data/collide_reference.jsonl: the manifolds the world's narrow phase
-// (collideBodies, before the stateless collide() split) produced for box/box, box/hull and
-// hull/hull pairs of three small World scenes. Hidden test; run by hand with
+// Generates tests/data/collide_reference.jsonl: the manifolds the world's narrow phase produces
+// for box/box, box/hull and hull/hull pairs of three small World scenes. The committed file was
+// written at 956331f by this generator calling collideBodies, the narrow phase before collide()
+// was split out; it now calls collide() and updateManifold, the same output. Regenerate only when
+// the narrow phase changes on purpose, and say so in the commit. Hidden test; run by hand with
 // TUMBLE_COLLIDE_REFERENCE_OUT=tests/data/collide_reference.jsonl in the environment:
 // build/release/tests/test_collide_reference_gen "[.generate]"
 // Doubles are written as C99 hex floats so the file holds the exact bits.
@@ -13,7 +15,7 @@
 #include <map>
 #include <string>
 
-#include "collision/manifold.h"
+#include "dynamics/contact_update.h"
 #include "pair_families.h"
 #include "tumble/shape_file.h"
 #include "world_fixtures.h"
@@ -168,11 +170,11 @@ TEST_CASE("generate the collide reference data", "[.generate]") {
         // every third uses a wider speculative margin.
         const bool warm = snapshot % 2 == 1 && wm.cache.count > 0;
         const Real speculative = w.settings().contact.speculativeMargin * (snapshot % 3 ? 1 : 8);
-        Manifold previous;
-        previous.cache = wm.cache;
         Manifold m;
         NarrowPhaseCounters counters;
-        collideBodies(A, B, w.settings(), speculative, warm ? &previous : nullptr, m, counters);
+        const CollideResult r = collide(A.shape, A.transform(), B.shape, B.transform(), speculative,
+                                        w.settings(), warm ? &wm.cache : nullptr);
+        updateManifold(A, B, r, nullptr, m, counters);
         // Pairs without points: one in four is enough.
         if (m.pointCount == 0 && ++skipped % 4 != 0) continue;
         ++counts[family];
