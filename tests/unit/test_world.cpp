@@ -5,15 +5,30 @@
 
 #include <catch2/catch.hpp>
 
-#include "collision/manifold.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/world_internals.h"
+#include "dynamics/contact_update.h"
+#include "geometry/tangent_basis.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
 using namespace tumble::test;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
+
+namespace {
+
+// The world's contact update of one pair, as World::updateContacts runs it: collide() on the
+// bodies' shapes and transforms (warm-started from `previous`), then updateManifold.
+void collidePair(const Body& a, const Body& b, const Settings& s, const Manifold* previous,
+                 Manifold& m, NarrowPhaseCounters& counters) {
+  const GjkSimplex* warm = previous && previous->cache.count > 0 ? &previous->cache : nullptr;
+  const CollideResult r =
+      collide(a.shape, a.transform(), b.shape, b.transform(), s.contact.speculativeMargin, s, warm);
+  updateManifold(a, b, r, previous, m, counters);
+}
+
+}  // namespace
 
 TEST_CASE("body definitions are validated and mass comes from the hull", "[world]") {
   World w{Settings{}};
@@ -155,8 +170,7 @@ TEST_CASE("A box touching a large ground at a point gets the ground's normal, no
   Manifold m;
   NarrowPhaseCounters counters;
   const Settings s;
-  collideBodies(WorldInternals::body(w, ground), WorldInternals::body(w, cube), s,
-                s.contact.speculativeMargin, &previous, m, counters);
+  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, cube), s, &previous, m, counters);
   // Independent: the ground's top face is y = 0, so the contact is the cube's lowest corners.
   Real lowest = 1e300;
   for (const Vec3& v : w.body(cube)->shape->vertices())
@@ -184,8 +198,7 @@ TEST_CASE("A box turned on a box rests on four points that surround its centre",
       const BodyId upper = addBox(w, top, Vec3(0.5), 0.5, 0.0, q);
       Manifold m;
       NarrowPhaseCounters counters;
-      collideBodies(WorldInternals::body(w, lower), WorldInternals::body(w, upper), s,
-                    s.contact.speculativeMargin, nullptr, m, counters);
+      collidePair(WorldInternals::body(w, lower), WorldInternals::body(w, upper), s, nullptr, m, counters);
       INFO("angle " << glm::degrees(angle) << " deg, offset " << offset.x << ", " << offset.z);
       CHECK(m.pointCount == 4);
       REQUIRE(m.pointCount >= 3);
@@ -228,8 +241,7 @@ TEST_CASE("A manifold whose points change keeps carrying its load", "[world][man
   const Settings s;
   NarrowPhaseCounters counters;
   Manifold first;
-  collideBodies(WorldInternals::body(w, ground), WorldInternals::body(w, box), s,
-                s.contact.speculativeMargin, nullptr, first, counters);
+  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, box), s, nullptr, first, counters);
   REQUIRE(first.pointCount == 4);
   for (int k = 0; k < 4; ++k) CHECK(first.points[k].normalImpulse == 0.0);
   Manifold previous = first;
@@ -241,8 +253,7 @@ TEST_CASE("A manifold whose points change keeps carrying its load", "[world][man
     previous.points[k].localB += Vec3(0.0, 0.0, 0.5);
   }
   Manifold next;
-  collideBodies(WorldInternals::body(w, ground), WorldInternals::body(w, box), s,
-                s.contact.speculativeMargin, &previous, next, counters);
+  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, box), s, &previous, next, counters);
   REQUIRE(next.pointCount == 4);
   Real total = 0.0;
   for (int k = 0; k < 4; ++k) {
@@ -258,6 +269,74 @@ TEST_CASE("A manifold whose points change keeps carrying its load", "[world][man
     total += next.points[k].normalImpulse;
   }
   CHECK_THAT(total, WithinAbs(1.0, 1e-15));
+}
+
+TEST_CASE("The contact update carries impulses by feature id, friction across a small turn",
+          "[world][manifold]") {
+  // updateManifold on a hand-made collide() answer: no narrow phase involved. Point id 9 continues
+  // an old point (its impulse carries), id 7 is new and takes the load of the old point id 3 that
+  // has no successor; the friction impulse keeps its world direction in the new tangents.
+  World w{Settings{}};
+  const BodyId ground = addGround(w, 20.0);
+  const BodyId box = addBox(w, Vec3(0.0, 0.5, 0.0));
+  const Body& A = WorldInternals::body(w, ground);
+  const Body& B = WorldInternals::body(w, box);
+  CollideResult r;
+  r.normal = glm::normalize(Vec3(0.0, 1.0, 0.1));
+  r.pointCount = 2;
+  r.points[0] = {Vec3(0.3, 0.0, 0.2), Vec3(0.3, -0.001, 0.2), -0.001, 7};
+  r.points[1] = {Vec3(-0.3, 0.0, 0.2), Vec3(-0.3, -0.001, 0.2), -0.001, 9};
+  r.gjk.status = GjkStatus::Intersecting;
+  r.gjk.iterations = 3;
+  r.gjk.simplex.count = 1;
+  r.overlapping = true;
+  r.distance = -0.001;
+  r.epa.iterations = 5;
+  Manifold previous;
+  previous.normal = Vec3(0.0, 1.0, 0.0);
+  tangentBasis(previous.normal, previous.tangent1, previous.tangent2);
+  previous.pointCount = 2;
+  previous.points[0].id = 3;
+  previous.points[0].localB = Vec3(5.0, 0.0, 0.0);  // far from every new point
+  previous.points[0].normalImpulse = 0.25;
+  previous.points[1].id = 9;
+  previous.points[1].normalImpulse = 0.5;
+  previous.frictionImpulse[0] = 0.1;
+  previous.frictionImpulse[1] = -0.2;
+  previous.twistImpulse = 0.05;
+  Manifold m;
+  NarrowPhaseCounters counters;
+  updateManifold(A, B, r, &previous, m, counters);
+  REQUIRE(m.pointCount == 2);
+  CHECK(m.points[0].normalImpulse == 0.25);
+  CHECK(m.points[1].normalImpulse == 0.5);
+  CHECK(m.cache.count == 1);
+  CHECK(m.overlapping);
+  CHECK(m.distance == -0.001);
+  CHECK(m.gjkIterations == 3);
+  CHECK(m.epaIterations == 5);
+  CHECK(counters.gjkCalls == 1);
+  CHECK(counters.epaCalls == 1);
+  CHECK(counters.epaIterations == 5);
+  // Anchors relative to each centre of mass, in body axes.
+  CHECK_THAT(glm::length(m.points[1].localB - (Vec3(-0.3, -0.001, 0.2) - B.center)),
+             WithinAbs(0.0, 1e-15));
+  CHECK_THAT(glm::length(m.points[0].localA - (Vec3(0.3, 0.0, 0.2) - A.center)),
+             WithinAbs(0.0, 1e-15));
+  // Friction: the same world vector, projected on the new tangents (the normal turned 5.7 deg).
+  const Vec3 before = previous.frictionImpulse[0] * previous.tangent1 +
+                      previous.frictionImpulse[1] * previous.tangent2;
+  const Vec3 after = m.frictionImpulse[0] * m.tangent1 + m.frictionImpulse[1] * m.tangent2;
+  CHECK_THAT(glm::length(after - (before - glm::dot(before, m.normal) * m.normal)),
+             WithinAbs(0.0, 1e-15));
+  CHECK(m.twistImpulse == 0.05);
+  // Turned past the limit, friction starts from zero.
+  r.normal = glm::normalize(Vec3(0.0, 1.0, 1.0));
+  Manifold turned;
+  updateManifold(A, B, r, &previous, turned, counters);
+  CHECK(turned.frictionImpulse[0] == 0.0);
+  CHECK(turned.twistImpulse == 0.0);
+  CHECK(counters.gjkCalls == 2);
 }
 
 TEST_CASE("A corner pressed into a face resists twisting over a patch as wide as it is deep",

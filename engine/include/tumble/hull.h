@@ -73,6 +73,8 @@ class ConvexHull {
   /// Local axis-aligned bounds.
   Vec3 boundsMin() const;
   Vec3 boundsMax() const;
+  /// Distance from the local origin to the farthest vertex (m), computed once by build().
+  Real radius() const { return radius_; }
 
  private:
   std::vector<Vec3> vertices_;
@@ -81,6 +83,7 @@ class ConvexHull {
   std::vector<int> neighbourOffsets_;
   std::vector<int> neighbours_;
   std::vector<int> sourceIndices_;
+  Real radius_ = 0.0;
 };
 
 }  // namespace tumble

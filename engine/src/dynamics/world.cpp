@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "collision/manifold.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
+#include "dynamics/contact_update.h"
 #include "dynamics/drag.h"
 #include "dynamics/island.h"
 #include "dynamics/world_crosscheck.h"
@@ -456,7 +456,10 @@ void World::updateContacts(Real h, const Settings& s) {
         continue;
       }
     }
-    collideBodies(A, B, s, speculative, old, m, counters);
+    const GjkSimplex* warm = old && old->cache.count > 0 ? &old->cache : nullptr;
+    const CollideResult r =
+        collide(A.shape, A.transform(), B.shape, B.transform(), speculative, s, warm);
+    updateManifold(A, B, r, old, m, counters);
     if (s.crosscheck != CrossCheckMode::Off)
       crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
                      crosscheckDisagreed_, stats_.lpPivots);

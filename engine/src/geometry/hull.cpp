@@ -183,6 +183,9 @@ Expected<ConvexHull> ConvexHull::build(std::span<const Vec3> points) {
     hull.vertices_.push_back(points[i]);
     hull.sourceIndices_.push_back(static_cast<int>(i));
   }
+  Real r2 = 0.0;
+  for (const Vec3& v : hull.vertices_) r2 = std::max(r2, glm::dot(v, v));
+  hull.radius_ = std::sqrt(r2);
 
   // Canonical order (each cycle from its lowest vertex, faces sorted) so the result does not
   // depend on Qhull's internal facet order.

@@ -1,0 +1,62 @@
+#pragma once
+/// The narrow phase: the contact manifold of two shapes under two rigid transforms. Stateless: it
+/// knows nothing of bodies or of the world, so tests, tools and the world call the same function.
+/// The world's contact update (matching feature ids with last step's points to carry impulses,
+/// statistics) is built on top of it, as Box2D's b2UpdateContact is on b2CollidePolygons.
+
+#include <cstdint>
+
+#include "tumble/epa.h"
+#include "tumble/gjk.h"
+#include "tumble/settings.h"
+#include "tumble/shape.h"
+
+namespace tumble {
+
+/// One contact point, in world space.
+struct CollidePoint {
+  Vec3 pointA{0.0};       ///< m, on A's surface
+  Vec3 pointB{0.0};       ///< m, on B's surface: pointB = pointA + separation * normal
+  Real separation = 0.0;  ///< m, along the normal; negative when the shapes overlap there
+  /// Feature key: the same while the same features (faces, clipping edges) make the point, so a
+  /// caller can match points across steps. Pack of the two faces, the clipping edge and the
+  /// vertex; 0xFFFFFFFF for the single closest-point contact.
+  uint32_t id = 0;
+};
+
+/// What collide() found: up to four points with one normal, and what GJK and EPA reported.
+struct CollideResult {
+  /// Unit, from A towards B: moving B along it separates the shapes. The reference face's normal
+  /// for a face contact, else EPA's (overlapping) or the direction between GJK's closest points.
+  /// Meaningful only when pointCount > 0 (then (0, 1, 0)).
+  Vec3 normal{0.0, 1.0, 0.0};
+  int pointCount = 0;  ///< 0 when the shapes are farther apart than the speculative distance
+  CollidePoint points[4];
+  /// GJK's verdict on the shapes themselves (not on the speculative points).
+  bool overlapping = false;
+  /// m: GJK's distance when separated, minus EPA's depth when overlapping.
+  Real distance = 0.0;
+  /// GJK's answer: status, iterations, and the simplex to pass as the warm start next time.
+  GjkResult gjk;
+  /// EPA's answer when `overlapping` (EPA runs only then); default (0 iterations) otherwise.
+  EpaResult epa;
+
+  bool touching() const { return pointCount > 0; }
+};
+
+/// The contact manifold of A (under `xa`) and B (under `xb`). GJK (warm-started from `warmStart`
+/// when given, e.g. last step's gjk.simplex for the same pair and shape order), then EPA when the
+/// shapes overlap; the two supporting faces along the normal are clipped against each other and
+/// reduced to at most 4 points. Points separated by more than `speculative` (m, >= 0) are dropped;
+/// when the shapes are farther apart than that, pointCount is 0. Never fails: degenerate and
+/// touching cases give a defined unit normal (see epa.h), iteration caps come from `settings`
+/// (gjk, epa). Swapping A and B gives the same verdict and distance, and the same points swapped
+/// with the normal negated (up to rounding; feature ids differ), except where the order decides:
+/// two faces aligned within 1e-3 of each other (A's face is then the reference), ties in the
+/// reduction to 4 points. Precondition: both shapes non-empty. No heap allocation after the first
+/// calls on a thread (per-thread scratch).
+CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                      Real speculative, const Settings& settings,
+                      const GjkSimplex* warmStart = nullptr);
+
+}  // namespace tumble

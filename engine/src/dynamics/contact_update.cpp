@@ -1,0 +1,102 @@
+// The world's contact update: collide()'s world points become body anchors, and last step's
+// manifold lends its impulses to the points that continue it (warm starting, Catto 2005).
+#include "dynamics/contact_update.h"
+
+#include <algorithm>
+
+#include "geometry/tangent_basis.h"
+
+namespace tumble {
+namespace {
+
+constexpr Real kMatchDistance = 0.02;   // m
+constexpr Real kKeepFrictionCos = 0.9;  // friction is carried over while the normal turns less
+
+void count(const CollideResult& r, NarrowPhaseCounters& counters) {
+  const GjkResult& g = r.gjk;
+  ++counters.gjkCalls;
+  counters.gjkIterations += g.iterations;
+  counters.gjkIterationsMax = std::max(counters.gjkIterationsMax, g.iterations);
+  if (g.status == GjkStatus::MaxIterations) ++counters.gjkCapHits;
+  if (!r.overlapping) return;
+  const EpaResult& e = r.epa;
+  ++counters.epaCalls;
+  counters.epaIterations += e.iterations;
+  counters.epaIterationsMax = std::max(counters.epaIterationsMax, e.iterations);
+  if (e.status == EpaStatus::MaxIterations) ++counters.epaCapHits;
+}
+
+// Warm start: carry the normal impulse of the old point with the same feature id, else of the
+// nearest old point within kMatchDistance in B's frame (clipping ids flicker when faces are
+// flush). The manifold's friction is re-expressed in the new tangent basis.
+void carryImpulses(const Manifold& previous, Manifold& m) {
+  bool used[4] = {false, false, false, false};
+  bool matched[4] = {false, false, false, false};
+  for (int i = 0; i < m.pointCount; ++i) {
+    ContactPoint& cp = m.points[i];
+    int match = -1;
+    Real best = kMatchDistance * kMatchDistance;
+    for (int j = 0; j < previous.pointCount; ++j) {
+      if (used[j]) continue;
+      if (previous.points[j].id == cp.id) {
+        match = j;
+        break;
+      }
+      const Vec3 d = previous.points[j].localB - cp.localB;
+      if (glm::dot(d, d) < best) best = glm::dot(d, d), match = j;
+    }
+    if (match >= 0) {
+      used[match] = true;
+      cp.normalImpulse = previous.points[match].normalImpulse;
+    }
+    matched[i] = match >= 0;
+  }
+  // The load of old points left unmatched goes to the new points left unmatched, in equal
+  // shares: the manifold keeps carrying what it carried. (When the clipped polygon changes
+  // shape, the reduction may keep other corners than last step; dropping their load would let the
+  // body above sink for a step, and a resting stack pulses every few steps.)
+  Real lost = 0.0;
+  int unmatched = 0;
+  for (int j = 0; j < previous.pointCount; ++j)
+    if (!used[j]) lost += previous.points[j].normalImpulse;
+  for (int i = 0; i < m.pointCount; ++i) unmatched += matched[i] ? 0 : 1;
+  if (lost > 0.0 && unmatched > 0)
+    for (int i = 0; i < m.pointCount; ++i)
+      if (!matched[i]) m.points[i].normalImpulse = lost / static_cast<Real>(unmatched);
+  if (glm::dot(previous.normal, m.normal) > kKeepFrictionCos) {
+    const Vec3 ft = previous.frictionImpulse[0] * previous.tangent1 +
+                    previous.frictionImpulse[1] * previous.tangent2;
+    m.frictionImpulse[0] = glm::dot(ft, m.tangent1);
+    m.frictionImpulse[1] = glm::dot(ft, m.tangent2);
+    m.twistImpulse = previous.twistImpulse;
+  }
+}
+
+}  // namespace
+
+void updateManifold(const Body& a, const Body& b, const CollideResult& r, const Manifold* previous,
+                    Manifold& m, NarrowPhaseCounters& counters) {
+  count(r, counters);
+  m.cache = r.gjk.simplex;
+  m.gjkIterations = r.gjk.iterations;
+  m.epaIterations = r.overlapping ? r.epa.iterations : 0;
+  m.overlapping = r.overlapping;
+  m.distance = r.distance;
+  m.pointCount = r.pointCount;
+  if (r.pointCount == 0) return;
+  m.normal = r.normal;
+  tangentBasis(m.normal, m.tangent1, m.tangent2);
+  const Quat invA = glm::conjugate(a.rotation), invB = glm::conjugate(b.rotation);
+  for (int i = 0; i < r.pointCount; ++i) {
+    const CollidePoint& p = r.points[i];
+    ContactPoint& cp = m.points[i];
+    cp = ContactPoint{};
+    cp.localA = invA * (p.pointA - a.center);
+    cp.localB = invB * (p.pointB - b.center);
+    cp.separation = p.separation;
+    cp.id = p.id;
+  }
+  if (previous && previous->pointCount > 0) carryImpulses(*previous, m);
+}
+
+}  // namespace tumble

@@ -1,0 +1,33 @@
+#pragma once
+// Internal: the world's contact update of one body pair, on top of the stateless narrow phase
+// (collide.h): the manifold's body-local anchors, feature-id matching with last step's manifold
+// to carry impulses (warm starting), and the narrow phase's statistics.
+#include "tumble/collide.h"
+#include "tumble/contact.h"
+#include "tumble/detail/body_state.h"
+
+namespace tumble {
+
+/// Iteration counts of the queries run, summed over pairs.
+struct NarrowPhaseCounters {
+  int gjkCalls = 0;
+  long gjkIterations = 0;
+  int gjkIterationsMax = 0;
+  int gjkCapHits = 0;
+  int epaCalls = 0;
+  long epaIterations = 0;
+  int epaIterationsMax = 0;
+  int epaCapHits = 0;
+};
+
+/// Rebuilds `m` (its bodies a and b, friction and restitution already set, a's index lower) from
+/// `r`, collide()'s answer for the bodies' shapes at their current transforms: GJK's cache and
+/// verdict, the normal and its tangents, and the points as anchors relative to each centre of mass.
+/// Impulses of points whose feature id (or, failing that, position on B within 2 cm) matches a
+/// point of `previous` are carried over; the load of old points left unmatched goes to the new
+/// points left unmatched; friction is carried (re-expressed in the new tangents) while the normal
+/// turns less than about 25 degrees. Counts the GJK and EPA runs into `counters`.
+void updateManifold(const Body& a, const Body& b, const CollideResult& r, const Manifold* previous,
+                    Manifold& m, NarrowPhaseCounters& counters);
+
+}  // namespace tumble
