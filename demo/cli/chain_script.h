@@ -1,6 +1,7 @@
 #pragma once
-// The chain script of `tumble-cli chain` (DESIGN.md "Chain scripts"), parsed apart from the command
-// so that the fuzz target (tests/fuzz/fuzz_chain_script.cpp) and the CLI share one parser.
+// The chain script of `tumble-cli chain` (docs/ARCHITECTURE.md, "Chain scripts"), parsed apart
+// from the command so that the fuzz target (tests/fuzz/fuzz_chain_script.cpp) and the CLI share
+// one parser.
 #include <string_view>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // tumble-cli chain FILE: folds a chain script and prints one JSON line per fold, in the chain
-// format (DESIGN.md, "Chain scripts"; tumble/chain.h).
+// format (docs/ARCHITECTURE.md, "Chain scripts"; tumble/chain.h).
 #include <cerrno>
 #include <cmath>
 #include <cstdio>

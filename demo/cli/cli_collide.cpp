@@ -1,5 +1,5 @@
 // tumble-cli collide FILE|-: GJK/EPA and the LP test on each pair of a JSON Lines file, in the
-// collide format (DESIGN.md, "Collision queries"; tumble/collide_format.h).
+// collide format (docs/ARCHITECTURE.md, "Collision queries"; tumble/collide_format.h).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,5 @@
-// tumble-cli sim SCENE: runs a scene headless and reports its state (DESIGN.md "Headless runs").
+// tumble-cli sim SCENE: runs a scene headless and reports its state (docs/ARCHITECTURE.md,
+// "Headless runs").
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

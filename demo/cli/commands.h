@@ -14,9 +14,9 @@ struct Command {
   int (*run)(Args args);
 };
 
-/// `tumble-cli chain FILE`: a chain script (DESIGN.md "Chain scripts").
+/// `tumble-cli chain FILE`: a chain script (docs/ARCHITECTURE.md, "Chain scripts").
 int runChain(Args args);
-/// `tumble-cli collide FILE|-`: collision queries (DESIGN.md "Collision queries").
+/// `tumble-cli collide FILE|-`: collision queries (docs/ARCHITECTURE.md, "Collision queries").
 int runCollide(Args args);
 /// `tumble-cli settings`: lists every settings key (unit, range, default).
 int runSettings(Args args);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks `tumble-cli chain SCRIPT` against the promise of DESIGN.md ("Chain scripts") with its
-own geometry (an independent segment-distance routine), used by CTest (tests/CMakeLists.txt).
+"""Checks `tumble-cli chain SCRIPT` against the promise of docs/ARCHITECTURE.md ("Chain scripts")
+with its own geometry (an independent segment-distance routine), used by CTest
+(tests/CMakeLists.txt).
 
 usage: chain_cli_check.py CLI SCRIPT [--tolerance T] [--first-contact ANGLE]
                           [--expect-error REGEX]

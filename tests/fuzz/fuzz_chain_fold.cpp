@@ -1,8 +1,9 @@
 // Fuzz target: Chain folds. The bytes make a chain (3..12 points by a walk along one of 26 grid
 // directions, lengths 0.25..2 m, radius 0.02..0.4 m) and up to 8 folds (joint, axis, angle in
-// [-2 pi, 2 pi]). Checks the chain promise (DESIGN.md "Chain scripts") after every fold: the
-// applied angle has the requested sign and is no larger, blocked means shorter, segment lengths are
-// kept, the chain does not intersect itself, and a fold blocked by contact stops at contact.
+// [-2 pi, 2 pi]). Checks the chain promise (docs/ARCHITECTURE.md, "Chain scripts") after every
+// fold: the applied angle has the requested sign and is no larger, blocked means shorter, segment
+// lengths are kept, the chain does not intersect itself, and a fold blocked by contact stops at
+// contact.
 #include <cmath>
 #include <numbers>
 #include <vector>

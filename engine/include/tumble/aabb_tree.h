@@ -1,9 +1,7 @@
 #pragma once
 /// A dynamic AABB tree (bounding volume hierarchy) over fat boxes, for the broad-phase and for ray
-/// casts. Leaves hold a user index; internal nodes hold the union of their children. Insertion
-/// picks the sibling by the surface-area heuristic and refits the ancestors with tree rotations
-/// (Catto, "Dynamic Bounding Volume Hierarchies", GDC 2019; Kopta et al. 2012, "Fast, effective
-/// BVH updates for animated scenes"). Everything is deterministic: same calls, same tree.
+/// casts. Leaves hold a user index; internal nodes hold the union of their children. Deterministic:
+/// the same calls build the same tree.
 
 #include <cstdint>
 #include <utility>

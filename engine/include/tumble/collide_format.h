@@ -1,6 +1,6 @@
 #pragma once
-/// The collide format of `tumble-cli collide` (DESIGN.md, "Collision queries"): JSON Lines, one
-/// pair per input line, one answer per output line.
+/// The collide format of `tumble-cli collide` (docs/ARCHITECTURE.md, "Collision queries"): JSON
+/// Lines, one pair per input line, one answer per output line.
 ///   input:  {"id": "p1", "a": [[x,y,z], ...], "b": [[x,y,z], ...]}
 ///   output: {"id": "p1", "gjk": {"intersect": true, "depth": 0.12, "iterations": 7,
 ///            "status": "ok"}, "lp": {"intersect": true, "objective": 0.0, "pivots": 5,

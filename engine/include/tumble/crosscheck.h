@@ -1,25 +1,16 @@
 #pragma once
 /// The cross-check: GJK (with EPA for the depth) and the vertex LP test on the same pair, and
-/// whether their verdicts agree. Used by `tumble-cli collide`, the tests and the world.
+/// whether their verdicts agree. Used by `tumble-cli collide`, the tests and the world
+/// (docs/ARCHITECTURE.md, "Cross-check").
 ///
 /// Tolerance band. Neither method can tell touching from a hair's breadth apart, so a pair whose
 /// GJK distance (separated) or EPA depth (intersecting) is at most
 ///   band = h * max(32 sqrt(3) sqrt(eps), 2 sqrt(3) lp.epsilon, 100 gjk.tolerance)
-/// counts as agreeing whatever the verdicts say. h is the LP's normalising length (half the largest
-/// side of the bounding box of both sets, `LpResult::scale`), the size all relative tolerances
-/// refer to. The LP term: an LP "intersect" allows a gap of up to sqrt(3) lp.epsilon h (lp.h).
-/// The GJK terms: GJK stops when its relative progress falls under gjk.tolerance; and it
-/// computes the closest point from coordinates of size |w| (the simplex), so near contact its
-/// squared distance is only known to about eps |w|^2 and its distance to a few sqrt(eps) |w| (eps
-/// the machine epsilon): when the origin lies on a face of A - B spanned by far vertices, a step
-/// that should gain a little is lost in that rounding and GJK stops short. fuzz_narrowphase
-/// found such slivers (sets up to 1000 m across sharing a vertex) where GJK stops at 2.2e-5 m and
-/// 2.4e-4 m for a true distance of 0 (|w| about 1024 m: 2.4e-7 |w|), after the tilted and
-/// nearest-tie retries of gjk.cpp (which resolve tied supports, a different cause of stalls)
-/// have failed. The band takes 16 sqrt(eps) |w| with |w| at most the diagonal of the joint
-/// bounding box, 2 sqrt(3) h: 32 sqrt(3) sqrt(eps) = 8.3e-7. (It was 16 sqrt(eps) h, which took
-/// h for |w|, and the 2.4e-4 m finding fell outside.) With the default settings the band is
-/// 8.3e-7 h (0.83 micrometre for a 1 m body).
+/// counts as agreeing whatever the verdicts say: h is the LP's normalising length (half the largest
+/// side of the bounding box of both sets, `LpResult::scale`), eps the machine epsilon. The terms
+/// are GJK's rounding floor near contact, the LP's allowed gap and GJK's stopping tolerance
+/// (derived in crosscheck.cpp). With the default settings the band is 8.3e-7 h (0.83 micrometre
+/// for a 1 m body).
 
 #include <cstdint>
 #include <cstdio>

@@ -12,11 +12,9 @@
 namespace tumble {
 
 /// A polygonal face. `vertices` index ConvexHull::vertices() counter-clockwise seen from outside;
-/// the plane is dot(normal, x) = offset with the unit normal pointing out.
-/// `normal` is Qhull's hyperplane for the (merged) facet; `offset` is the largest
-/// dot(normal, v) over the face's vertices, so every vertex of the hull lies on or below the
-/// plane up to roundoff (measured: 1e-15 of the hull's size, or 30 ulps of its coordinates
-/// far from the origin); vertices of a merged face are within 3e-14 of the size (50 ulps) of it.
+/// the plane is dot(normal, x) = offset with the unit normal pointing out. Every vertex of the
+/// hull lies on or below the plane up to roundoff (about 1e-15 of the hull's size); the vertices
+/// of a merged face lie within about 3e-14 of the size of its plane (figures in hull.cpp).
 struct HullFace {
   std::vector<int> vertices;
   Vec3 normal{0.0};

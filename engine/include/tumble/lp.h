@@ -2,46 +2,19 @@
 /// The vertex LP collision test: do conv(S) and conv(T) intersect, decided by linear programming on
 /// the points alone (A. M. Kreuzer, "On Convex Polytopes, Collision Detection, and the Simplex
 /// Method", CodeProject 2016). Independent of GJK: it is the cross-check that keeps GJK honest.
+/// The linear program, the simplex method and its guards against rounding are described in lp.cpp.
 ///
-/// The LP (dimension n = 2 or 3, m = |S| + |T| columns, k = n + 2 rows):
-///   minimise e^T (b - A x)  subject to  A x <= b, x >= 0,
-/// where column j of A is (s_j, 1, 0) for a point of S and (-t_j, 0, 1) for a point of T, and
-/// b = (0, ..., 0, 1, 1): the first n rows are the coordinates of sum(l_i s_i) - sum(m_j t_j), the
-/// last two the convexity rows. The minimum is 0 exactly when 0 lies in conv(S) - conv(T).
+/// Scale: the verdict is translation and scale invariant. The problem is normalised by h, half the
+/// largest side of the bounding box of both sets (LpResult::scale), and every tolerance is
+/// relative to h: `lp.epsilon` is the zero of the objective (intersect when objective <= epsilon),
+/// and an intersect verdict implies a Euclidean distance <= sqrt(3) * epsilon * h between the sets.
+/// Special cases: when h = 0 every point is the same point and the sets intersect (objective 0);
+/// two distinct single points are separated with objective 2 (as far apart as points can be
+/// relative to their own size); an empty set intersects nothing (separated, objective 2).
 ///
-/// Numerics (not in the article): the verdict is translation and scale invariant, so before
-/// building the LP every point is translated by the centre c of the bounding box of both sets
-/// and divided by its half-extent h (the largest half side): coordinates lie in [-1, 1]. All
-/// tolerances are relative to that normalised problem, i.e. to h: `lp.epsilon` is the zero of
-/// the objective (intersect when objective <= epsilon) and, divided by 4, of reduced costs; pivot
-/// elements below 1e-9 count as zero. An intersect
-/// verdict implies a Euclidean distance <= sqrt(3) * epsilon * h between the sets (see lp.cpp).
-/// When h = 0 every point is the same point and the sets intersect. Two distinct single points are
-/// separated with objective 2 without building the LP: relative to the pair's own size (h is
-/// half their largest coordinate difference) they are as far apart as points can be. This is the
-/// article's one-point shortcut with absolute differences; the article compared signed ones,
-/// which called (0,0,0) and (5,5,5) equal.
-///
-/// The simplex method starts from the slack basis (x = 0), prices with Dantzig's rule while the
-/// objective decreases and with Bland's rule (lowest index enters; among the rows tied in Harris's
-/// two-pass ratio test the lowest basic index leaves, skipping pivots under 1% of the largest)
-/// after any degenerate pivot, which keeps it from cycling; `LpPricing::Bland` uses Bland's rule
-/// throughout. It is a revised simplex with the explicit k x k basis inverse (k <= 5, the dense
-/// tableau of the slack columns), refactorised every 32 pivots, so one pivot costs O(k m) for
-/// pricing plus O(k^2). Guards against rounding in ill-conditioned bases near contact (each found
-/// by a failing random case): basic columns and the column that just left never enter; a column
-/// whose best pivot is under 1e-4 is passed over for one with a sound pivot when there is one;
-/// the zero of reduced costs scales with |y|; after 50 degenerate pivots in a row the basic values
-/// are perturbed once by 1% of epsilon (removed at the end). Before a verdict the basic values
-/// and duals are recomputed from the basis (with one step of iterative refinement) when the
-/// product-form updates may have drifted, and the verdict needs a certificate computed from the
-/// points: "intersect" a feasible x whose residual b - A x is within epsilon, "separated" the
-/// duals' plane with A and B on its two sides. A run without one (near-duplicate points make
-/// bases of condition 1e13) is solved again in long double, and then, still without one, with
-/// the sets swapped; `pivots` counts every run, and the cap covers them all.
-///
-/// Inputs are point sets of at least one point each with finite coordinates. An empty set
-/// intersects nothing (intersect false, objective 2, as in the article).
+/// Inputs are point sets of at least one point each with finite coordinates. A verdict is given
+/// with a certificate computed from the points (LpResult::certified); `pivots` counts the pivots of
+/// every run a query needs and `lp.max_pivots` caps their total.
 
 #include <cstddef>
 #include <optional>
@@ -61,13 +34,13 @@ enum class LpStatus {
 struct LpResult {
   LpStatus status = LpStatus::Optimal;
   bool intersect = false;  ///< objective <= lp.epsilon
-  Real objective = 2.0;    ///< e^T (b - A x) at the end, in normalised units, in [0, 2]
+  Real objective = 2.0;    ///< the LP objective at the end (lp.cpp), normalised units, in [0, 2]
   int pivots = 0;          ///< simplex pivots made
   Real scale = 0.0;        ///< m, the half-extent h the problem was normalised by (0: one point)
-  /// The verdict has a certificate computed from the points (see above). False only when the
-  /// double run, the long double run and the swapped problem all ended without one: the pair is
-  /// at the LP's numerical floor (near-duplicate points, bases of condition 1e13) and the
-  /// verdict, objective <= epsilon, may be wrong. Found by fuzzing at objectives 1.1-1.9e-9.
+  /// The verdict has a certificate computed from the points: "intersect" a feasible solution whose
+  /// residual is within epsilon, "separated" a plane with A and B on its two sides. False
+  /// only when no run found one: the pair is at the LP's numerical floor (near-duplicate points)
+  /// and the verdict, objective <= epsilon, may be wrong.
   bool certified = true;
 };
 

@@ -1,14 +1,10 @@
 #pragma once
 /// Numeric safety: what the World does with a body whose state is not finite.
 ///
-/// Policy. At the start and at the end of every World::step, each live body's position,
-/// orientation, linear and angular velocity, force and torque are tested with std::isfinite. A body
-/// with any non-finite value is removed from the world at once (World::destroyBody: its contacts,
-/// drags and broad-phase proxy go with it), before the value can reach a neighbour through a
-/// contact or the broad-phase tree, and an event naming the body, the step and the quantity is kept
-/// in World::nonFiniteEvents(). A value injected through the public API (setLinearVelocity(NaN))
-/// is caught at the start of the next step; one the solver makes is caught at the end of its step.
-/// Removal, not freezing: a non-finite pose has no place to freeze the body at.
+/// At the start and at the end of every step, each live body's position, orientation, linear and
+/// angular velocity, force and torque are tested. A body with any non-finite value is removed from
+/// the world at once, with its contacts, drags and broad-phase proxy, and reported as a
+/// NonFiniteEvent in World::nonFiniteEvents() (docs/ARCHITECTURE.md, "Non-finite states").
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,5 @@
 #pragma once
-/// Closest points between two line segments in 3D (the chain page's method after Dan Sunday:
-/// the 2x2 normal equations solved by Cramer's rule, the edges of the parameter square when the
-/// unconstrained minimum falls outside it, and the parallel case).
+/// Closest points between two line segments in 3D (the method is described in segment.cpp).
 
 #include "tumble/math.h"
 

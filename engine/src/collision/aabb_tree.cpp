@@ -1,6 +1,7 @@
-// Dynamic AABB tree: SAH sibling choice on insert, refit with rotations on the way up.
-// Sources: Catto, "Dynamic Bounding Volume Hierarchies" (GDC 2019); Kopta et al. 2012 (tree
-// rotations); Bittner et al. 2013 (branch-and-bound insertion cost).
+// Dynamic AABB tree: insertion picks the sibling by the surface-area heuristic, and the ancestors
+// are refit with tree rotations on the way up. Sources: Catto, "Dynamic Bounding Volume
+// Hierarchies" (GDC 2019); Kopta et al. 2012, "Fast, effective BVH updates for animated scenes"
+// (tree rotations); Bittner et al. 2013 (branch-and-bound insertion cost).
 #include "tumble/aabb_tree.h"
 
 #include <algorithm>

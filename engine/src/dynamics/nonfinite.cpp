@@ -1,5 +1,11 @@
 // Numeric safety (nonfinite.h): find bodies whose state is not finite, so the World removes them
 // before a NaN spreads through contacts.
+//
+// The World tests every live body at the start and at the end of each step and removes what these
+// functions find at once, before the value can reach a neighbour through a contact or the
+// broad-phase tree. A value injected through the public API (a NaN velocity) is caught at the
+// start of the next step; one the solver makes is caught at the end of its step. Removal, not
+// freezing: a non-finite pose has no place to freeze the body at.
 #include "tumble/nonfinite.h"
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// The World orchestrates one step (DESIGN.md "One step"); the algorithms live in aabb_tree.cpp,
-// manifold.cpp, contact_solver.cpp, island.cpp, drag.cpp and body.cpp.
+// The World orchestrates one step (docs/ARCHITECTURE.md, "One step"); the algorithms live in
+// aabb_tree.cpp, manifold.cpp, contact_solver.cpp, island.cpp, drag.cpp and body.cpp.
 #include "tumble/world.h"
 
 #include <algorithm>

@@ -203,6 +203,10 @@ Expected<ConvexHull> ConvexHull::build(std::span<const Vec3> points) {
     HullFace face;
     // Qhull's hyperplane, not a normal recomputed from the polygon: for slivers (two vertices
     // 1e-6 apart, one far away) Newell's sum loses about 1e-9 in direction, Qhull's 1e-15.
+    // The offset is the largest dot(normal, v) over the face's vertices, so every vertex of the
+    // hull lies on or below the plane up to roundoff (measured: 1e-15 of the hull's size, or 30
+    // ulps of its coordinates far from the origin); the vertices of a merged face are within
+    // 3e-14 of the size (50 ulps) of it.
     face.normal = normal;
     face.offset = -std::numeric_limits<Real>::max();
     for (int v : cycle) {

@@ -1,5 +1,6 @@
-// The collide JSON Lines format (DESIGN.md, "Collision queries"): parsing with nlohmann-json,
-// writing by hand so numbers carry 17 significant digits and keys keep the documented order.
+// The collide JSON Lines format (docs/ARCHITECTURE.md, "Collision queries"): parsing with
+// nlohmann-json, writing by hand so numbers carry 17 significant digits and keys keep the
+// documented order.
 #include "tumble/collide_format.h"
 
 #include <cmath>
