@@ -35,7 +35,7 @@ class FileScene final : public Scene {
     auto world = buildWorld(*scene);
     if (!world) return Expected<void>::failure(file.string() + ": " + world.error());
     world_ = std::move(*world);
-    for (const BodyId id : world_->bodyIds()) meshFor(ctx, world_->body(id)->shape);
+    for (const BodyId id : world_->bodyIds()) meshFor(ctx, world_->body(id)->shape.hullPtr());
     for (const BodyDef& def : scene->bodies) {
       if (def.type == BodyType::Dynamic && !dropTemplate_.shape) dropTemplate_ = def;
     }
@@ -63,7 +63,7 @@ class FileScene final : public Scene {
         color = kPalette[static_cast<size_t>(id.index) % kPalette.size()];
         if (!b.awake && ctx.dimSleeping) color *= 0.55f;  // sleeping bodies are drawn darker
       }
-      ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);
+      ctx.renderer.drawBody(meshFor(ctx, b.shape.hullPtr()), b.transform(), color);
     }
   }
 
@@ -135,7 +135,7 @@ class FileScene final : public Scene {
   void frameCamera(SceneContext& ctx) const {
     Vec3 lo(0.0), hi(0.0);
     bool first = true;
-    const bool anyDynamic = dropTemplate_.shape != nullptr;
+    const bool anyDynamic = static_cast<bool>(dropTemplate_.shape);
     for (const BodyId id : world_->bodyIds()) {
       const BodyView b = *world_->body(id);
       if (anyDynamic && !b.isDynamic()) continue;

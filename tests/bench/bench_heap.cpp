@@ -133,7 +133,7 @@ void exportHeap(bool hull20, int n, uint64_t seed) {
                   d.position.z, d.orientation.w, d.orientation.x, d.orientation.y, d.orientation.z,
                   d.friction, d.density);
     out += buf;
-    const auto& v = d.shape->vertices();
+    const auto& v = d.shape.hull()->vertices();
     for (size_t k = 0; k < v.size(); ++k) {
       std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g,%.17g]", k ? "," : "", v[k].x, v[k].y, v[k].z);
       out += buf;
@@ -187,23 +187,23 @@ RunResult runBullet(bool hull20, int n, uint64_t seed = kSeed) {
   for (const auto& d : heap(hull20, n, seed)) {
     const bool ground = d.type == tumble::BodyType::Static;
     // Bullet bodies turn about the shape origin: centre the points on the centre of mass.
-    const auto mp = d.shape->massProperties(1.0);
+    const auto mp = d.shape.hull()->massProperties(1.0);
     const Vec3 com = ground ? Vec3(0.0) : mp.centerOfMass;
     btCollisionShape* shape = nullptr;
     if (ground) {
       shapes.push_back(std::make_unique<btBoxShape>(btVector3(100, 1, 100)));
       shape = shapes.back().get();
-    } else if (auto it = shared.find(d.shape.get()); it != shared.end()) {
+    } else if (auto it = shared.find(d.shape.hull()); it != shared.end()) {
       shape = it->second;
     } else {
       auto hull = std::make_unique<btConvexHullShape>();
-      for (const Vec3& p : d.shape->vertices()) {
+      for (const Vec3& p : d.shape.hull()->vertices()) {
         const Vec3 q = p - com;
         hull->addPoint(btVector3(btScalar(q.x), btScalar(q.y), btScalar(q.z)), false);
       }
       hull->recalcLocalAabb();
       shape = hull.get();
-      shared[d.shape.get()] = shape;
+      shared[d.shape.hull()] = shape;
       shapes.push_back(std::move(hull));
     }
     const Vec3 c = d.position + d.orientation * com;

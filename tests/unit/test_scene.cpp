@@ -51,17 +51,17 @@ TEST_CASE("the heap generator follows the benchmark recipe", "[scene]") {
   REQUIRE(boxes.size() == 251);
   REQUIRE(hulls.size() == 251);
   CHECK(boxes[0].type == BodyType::Static);
-  CHECK_THAT(boxes[0].shape->boundsMax().y + boxes[0].position.y, WithinAbs(0.0, 1e-12));
+  CHECK_THAT(boxes[0].shape.hull()->boundsMax().y + boxes[0].position.y, WithinAbs(0.0, 1e-12));
   for (size_t i = 1; i < boxes.size(); ++i) {
     const int n = static_cast<int>(i) - 1, layer = n / 100;
     CHECK_THAT(boxes[i].position.y, WithinAbs(1.0 + 1.5 * layer, 1e-12));
     const Real shift = layer % 2 ? 0.75 : 0.0;
     CHECK(std::abs(boxes[i].position.x - ((n % 10 - 4.5) * 1.5 + shift)) <= 0.1);
-    CHECK_THAT(boxes[i].shape->massProperties(boxes[i].density).mass, WithinAbs(1.0, 1e-9));
-    CHECK_THAT(hulls[i].shape->massProperties(hulls[i].density).mass, WithinAbs(1.0, 1e-9));
-    CHECK(hulls[i].shape->vertices().size() <= 20);
+    CHECK_THAT(boxes[i].shape.hull()->massProperties(boxes[i].density).mass, WithinAbs(1.0, 1e-9));
+    CHECK_THAT(hulls[i].shape.hull()->massProperties(hulls[i].density).mass, WithinAbs(1.0, 1e-9));
+    CHECK(hulls[i].shape.hull()->vertices().size() <= 20);
   }
-  CHECK(hulls[1].shape.get() != hulls[2].shape.get());  // a different hull per body
+  CHECK(hulls[1].shape.hull() != hulls[2].shape.hull());  // a different hull per body
 }
 
 TEST_CASE("scene errors name the JSON path", "[scene]") {
@@ -112,8 +112,8 @@ TEST_CASE("scene values reach the bodies and settings", "[scene]") {
   CHECK(s->settings.solver.velocityIterations == 7);
   REQUIRE(s->bodies.size() == 2);
   CHECK(s->bodies[0].type == BodyType::Kinematic);
-  CHECK_THAT(s->bodies[0].shape->boundsMax().x, WithinAbs(2.0, 1e-12));
+  CHECK_THAT(s->bodies[0].shape.hull()->boundsMax().x, WithinAbs(2.0, 1e-12));
   CHECK_THAT(s->bodies[0].orientation.w, WithinAbs(1.0, 1e-15));
-  CHECK_THAT(s->bodies[0].shape->massProperties(s->bodies[0].density).mass, WithinAbs(5.0, 1e-9));
+  CHECK_THAT(s->bodies[0].shape.hull()->massProperties(s->bodies[0].density).mass, WithinAbs(5.0, 1e-9));
   CHECK(s->bodies[1].type == BodyType::Static);
 }

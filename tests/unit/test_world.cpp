@@ -173,7 +173,7 @@ TEST_CASE("A box touching a large ground at a point gets the ground's normal, no
   collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, cube), s, &previous, m, counters);
   // Independent: the ground's top face is y = 0, so the contact is the cube's lowest corners.
   Real lowest = 1e300;
-  for (const Vec3& v : w.body(cube)->shape->vertices())
+  for (const Vec3& v : w.body(cube)->shape.hull()->vertices())
     lowest = std::min(lowest, w.body(cube)->transform().apply(v).y);
   REQUIRE(m.pointCount > 0);
   CHECK_THAT(m.normal.y, WithinAbs(1.0, 1e-9));

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "tumble/hull.h"
+#include "tumble/shape.h"
 #include "tumble/math.h"
 
 namespace tumble {
@@ -29,8 +29,9 @@ struct BodyId {
 /// and names the bad field on failure.
 struct BodyDef {
   BodyType type = BodyType::Dynamic;
-  /// The convex shape in body-local coordinates, shared between bodies (required, non-null).
-  std::shared_ptr<const ConvexHull> shape;
+  /// The shape in body-local coordinates (required; a shared_ptr<const ConvexHull> converts).
+  /// Shapes share their geometry between bodies.
+  Shape shape;
   Vec3 position{0.0};                    ///< m, world position of the shape's local origin
   Quat orientation{1.0, 0.0, 0.0, 0.0};  ///< normalised on creation; must not be zero
   Vec3 linearVelocity{0.0};              ///< m/s, of the centre of mass
@@ -47,7 +48,7 @@ struct BodyDef {
 struct BodyView {
   BodyId id;
   BodyType type = BodyType::Dynamic;
-  std::shared_ptr<const ConvexHull> shape;  ///< body-local, shared
+  Shape shape;                              ///< body-local, geometry shared
   Vec3 position{0.0};                       ///< m, world position of the shape's local origin
   Quat rotation{1.0, 0.0, 0.0, 0.0};        ///< unit quaternion, shape frame to world
   Vec3 centerOfMass{0.0};                   ///< m, world

@@ -19,8 +19,9 @@ std::string vecText(const Vec3& v) {
 
 Expected<Body> makeBody(const BodyDef& def) {
   using E = Expected<Body>;
-  if (!def.shape) return E::failure("body: shape is null (expected a convex hull)");
-  if (def.shape->vertices().size() < 4) return E::failure("body: shape has fewer than 4 vertices");
+  if (!def.shape) return E::failure("body: shape is empty (expected a convex hull)");
+  if (def.shape.hull() && def.shape.hull()->vertices().size() < 4)
+    return E::failure("body: shape has fewer than 4 vertices");
   if (!isFinite(def.position))
     return E::failure("body: position " + vecText(def.position) + " is not finite");
   if (!isFinite(def.linearVelocity)) return E::failure("body: linear_velocity is not finite");
@@ -41,14 +42,14 @@ Expected<Body> makeBody(const BodyDef& def) {
   Body b;
   b.type = def.type;
   b.shape = def.shape;
-  b.support = def.shape->supportShape();
+  b.support = def.shape.support();
   b.rotation = def.orientation / qn;
   b.friction = def.friction;
   b.restitution = def.restitution;
   b.userData = def.userData;
   b.alive = true;
   if (def.type == BodyType::Dynamic) {
-    const MassProperties mp = def.shape->massProperties(def.density);
+    const MassProperties mp = def.shape.massProperties(def.density);
     if (!(mp.mass > 0.0) || !std::isfinite(mp.mass))
       return E::failure("body: shape has no volume (mass " + std::to_string(mp.mass) + ")");
     b.mass = mp.mass;
@@ -63,8 +64,9 @@ Expected<Body> makeBody(const BodyDef& def) {
     // Static and kinematic bodies: infinite mass; the centre is the hull's centroid of vertices
     // only so that rotations of kinematic bodies turn about a sensible point.
     Vec3 c(0.0);
-    for (const Vec3& v : def.shape->vertices()) c += v;
-    b.localCenter = c / static_cast<Real>(def.shape->vertices().size());
+    const auto& vertices = def.shape.hull()->vertices();
+    for (const Vec3& v : vertices) c += v;
+    b.localCenter = c / static_cast<Real>(vertices.size());
     if (def.type == BodyType::Kinematic) {
       b.linearVelocity = def.linearVelocity;
       b.angularVelocity = def.angularVelocity;
@@ -96,12 +98,7 @@ void integratePosition(Body& b, Real h) {
 }
 
 Real boundingRadius(const Body& b) {
-  Real r2 = 0.0;
-  for (const Vec3& v : b.shape->vertices()) {
-    const Vec3 d = v - b.localCenter;
-    r2 = std::max(r2, glm::dot(d, d));
-  }
-  return std::sqrt(r2);
+  return b.shape.radiusAbout(b.localCenter);
 }
 
 }  // namespace tumble

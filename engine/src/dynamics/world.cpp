@@ -101,15 +101,7 @@ bool World::checkDrag(DragId id, const char* call) const {
 }
 
 Aabb World::bodyAabb(const Body& b) const {
-  const Transform xf = b.transform();
-  const auto& verts = b.shape->vertices();
-  Aabb box{xf.apply(verts[0]), xf.apply(verts[0])};
-  for (size_t i = 1; i < verts.size(); ++i) {
-    const Vec3 p = xf.apply(verts[i]);
-    box.lower = glm::min(box.lower, p);
-    box.upper = glm::max(box.upper, p);
-  }
-  return box;
+  return b.shape.bounds(b.transform());
 }
 
 Expected<BodyId> World::createBody(const BodyDef& def) {

@@ -55,7 +55,7 @@ RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
     const Transform xf = b.transform();
     Real t;
     Vec3 n;
-    if (!rayHull(*b.shape, xf.applyInverse(ray.origin), xf.rotateInverse(ray.direction),
+    if (!rayHull(*b.shape.hull(), xf.applyInverse(ray.origin), xf.rotateInverse(ray.direction),
                  ray.maxFraction, t, n))
       return ray.maxFraction;
     // Ties between bodies go to the lower index, whatever the tree order.

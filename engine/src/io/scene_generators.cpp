@@ -72,7 +72,7 @@ void appendHeap(std::vector<BodyDef>& out, bool hull20, int count, uint64_t seed
     def.orientation = randomRotation(rng);
     def.friction = 0.5;
     def.restitution = 0.0;
-    def.density = 1.0 / def.shape->massProperties(1.0).volume;  // 1 kg
+    def.density = 1.0 / def.shape.massProperties(1.0).volume;  // 1 kg
     out.push_back(def);
   }
 }

@@ -163,7 +163,7 @@ void applyMaterial(BodyDef& def, const Material& m) {
   def.friction = m.friction;
   def.restitution = m.restitution;
   def.density = m.density;
-  if (m.mass > 0.0) def.density = m.mass / def.shape->massProperties(1.0).volume;
+  if (m.mass > 0.0) def.density = m.mass / def.shape.massProperties(1.0).volume;
 }
 
 namespace {

@@ -10,7 +10,7 @@ namespace tumble {
 /// A body's state inside a World.
 struct Body {
   BodyType type = BodyType::Dynamic;
-  std::shared_ptr<const ConvexHull> shape;
+  Shape shape;
   SupportShape support;  ///< view of `shape` for the narrow-phase
 
   Real mass = 0.0;         ///< kg; 0 for static and kinematic bodies
@@ -18,7 +18,7 @@ struct Body {
   Vec3 localCenter{0.0};   ///< m, centre of mass in the shape's frame
   Mat3 localInertia{0.0};  ///< kg m^2, about the centre of mass, shape axes
   Mat3 invLocalInertia{0.0};
-  Real radius = 0.0;  ///< m, farthest hull vertex from the centre of mass
+  Real radius = 0.0;  ///< m, farthest point of the shape from the centre of mass
 
   Vec3 center{0.0};                   ///< m, world centre of mass
   Quat rotation{1.0, 0.0, 0.0, 0.0};  ///< unit quaternion
