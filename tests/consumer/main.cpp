@@ -1,36 +1,44 @@
-// Links the installed tumble::engine and calls it: settings, their validation, and a convex hull.
-#include <cmath>
+// Tumble's hello world: a 1 m box dropped from 4 m onto the ground comes to rest on it.
 #include <cstdio>
-#include <vector>
 
-#include <tumble/hull.h>
-#include <tumble/settings.h>
+#include <tumble/world.h>
 
 int main() {
-  tumble::Settings settings;
-  if (auto error = tumble::validate(settings)) {
-    std::printf("default settings rejected: %s\n", error->c_str());
+  // A world with the default settings (gravity 9.81 m/s^2 down the y axis).
+  tumble::Expected<std::unique_ptr<tumble::World>> made = tumble::World::create();
+  if (!made) {
+    std::fprintf(stderr, "%s\n", made.error().c_str());
     return 1;
   }
-  if (!tumble::setSetting(settings, "dt", "2.0")) {
-    std::printf("dt = 2.0 should be out of range\n");
+  tumble::World& world = **made;
+
+  // A static ground box whose top face is the plane y = 0.
+  tumble::BodyDef ground;
+  ground.type = tumble::BodyType::Static;
+  ground.shape = *tumble::makeBox(tumble::Vec3(20.0, 1.0, 20.0));
+  ground.position = tumble::Vec3(0.0, -1.0, 0.0);
+
+  // A dynamic 1 m cube (1000 kg/m^3 by default), 4 m up.
+  tumble::BodyDef box;
+  box.shape = *tumble::makeBox(tumble::Vec3(0.5));
+  box.position = tumble::Vec3(0.0, 4.0, 0.0);
+
+  tumble::Expected<tumble::BodyId> groundId = world.createBody(ground);
+  tumble::Expected<tumble::BodyId> boxId = world.createBody(box);
+  if (!groundId || !boxId) {
+    std::fprintf(stderr, "%s\n", (groundId ? boxId : groundId).error().c_str());
     return 1;
   }
-  std::vector<tumble::Vec3> cube;
-  for (int i = 0; i < 8; ++i)
-    cube.emplace_back(i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0);
-  auto hull = tumble::ConvexHull::build(cube);
-  if (!hull) {
-    std::printf("hull failed: %s\n", hull.error().c_str());
-    return 1;
+
+  // Two seconds at 60 Hz; a game passes its frame time here.
+  for (int i = 0; i < 120; ++i) {
+    if (tumble::Expected<void> stepped = world.step(1.0 / 60.0); !stepped) {
+      std::fprintf(stderr, "%s\n", stepped.error().c_str());
+      return 1;
+    }
   }
-  const double volume = hull->massProperties(1.0).volume;
-  if (hull->vertices().size() != 8 || hull->faces().size() != 6 || std::abs(volume - 8.0) > 1e-9) {
-    std::printf("cube hull: %zu vertices, %zu faces, volume %g; expected 8, 6, 8\n",
-                hull->vertices().size(), hull->faces().size(), volume);
-    return 1;
-  }
-  std::printf("consumer ok: %zu settings keys, cube hull with %zu faces and volume %g\n",
-              tumble::settingsTable().size(), hull->faces().size(), volume);
+
+  const tumble::BodyView view = *world.body(*boxId);
+  std::printf("box height: %.3f m\n", view.position.y);
   return 0;
 }

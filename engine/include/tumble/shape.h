@@ -5,11 +5,13 @@
 /// properties, bounds) and its own row in the narrow phase's dispatch table (collide.h).
 
 #include <memory>
+#include <span>
 #include <utility>
 
 #include "tumble/aabb.h"
 #include "tumble/hull.h"
 #include "tumble/math.h"
+#include "tumble/result.h"
 #include "tumble/support.h"
 
 namespace tumble {
@@ -63,5 +65,13 @@ class Shape {
  private:
   std::shared_ptr<const ConvexHull> hull_;
 };
+
+/// A box with the given half extents (m, each finite and > 0), centred on its local origin: a
+/// convex hull of its 8 corners. Fails naming the bad extent.
+Expected<Shape> makeBox(const Vec3& halfExtents);
+
+/// The convex hull of `points` (body-local, m) as a shape; fails as ConvexHull::build does
+/// (fewer than 4 points, all in a plane, non-finite values).
+Expected<Shape> makeHull(std::span<const Vec3> points);
 
 }  // namespace tumble

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace tumble {
 
@@ -33,6 +34,26 @@ Real Shape::radiusAbout(const Vec3& localPoint) const {
     r2 = std::max(r2, glm::dot(d, d));
   }
   return std::sqrt(r2);
+}
+
+Expected<Shape> makeBox(const Vec3& halfExtents) {
+  for (int k = 0; k < 3; ++k)
+    if (!(halfExtents[k] > 0.0 && std::isfinite(halfExtents[k])))
+      return Expected<Shape>::failure("makeBox: half extent " + std::string(1, "xyz"[k]) + " = " +
+                                      std::to_string(halfExtents[k]) +
+                                      " (expected finite and > 0 m)");
+  Vec3 corners[8];
+  for (int i = 0; i < 8; ++i)
+    corners[i] =
+        Vec3(i & 1 ? halfExtents.x : -halfExtents.x, i & 2 ? halfExtents.y : -halfExtents.y,
+             i & 4 ? halfExtents.z : -halfExtents.z);
+  return makeHull(corners);
+}
+
+Expected<Shape> makeHull(std::span<const Vec3> points) {
+  Expected<ConvexHull> hull = ConvexHull::build(points);
+  if (!hull) return Expected<Shape>::failure(hull.error());
+  return Shape(std::make_shared<const ConvexHull>(std::move(*hull)));
 }
 
 }  // namespace tumble
