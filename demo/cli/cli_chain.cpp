@@ -21,29 +21,34 @@
 namespace tumble::cli {
 namespace {
 
-constexpr const char* kHelp =
-    "usage: tumble-cli chain [--set key=value]... FILE|-\n"
-    "Folds a polygonal chain of capsules that can never pass through itself. FILE is\n"
-    "  {\"radius\": r, \"points\": [[x,y,z], ...],\n"
-    "   \"folds\": [{\"joint\": i, \"axis\": [x,y,z], \"angle\": a}, ...]}\n"
-    "A fold turns points i+1..n-1 (1 <= i <= n-2) about the line through points[i] with\n"
-    "direction axis, right-handed, continuously from 0 to a radians, stopping at the first\n"
-    "contact. One line per fold:\n"
-    "  {\"fold\": k, \"requested\": a, \"applied\": b, \"blocked\": false, \"min_gap\": g,\n"
-    "   \"points\": [[x,y,z], ...]}\n"
-    "min_gap: least distance between segments i, j with |i-j| >= 2, minus 2r, after the fold\n"
-    "(null when the chain has no such pair). Extra keys per line: status (completed, blocked,\n"
-    "max_substeps), substeps, and contact [i, j] when blocked.\n"
-    "Exit status: 0, 1 for a usage error, 2 for a bad file (the message names the JSON path)\n"
-    "or a chain that already intersects itself (the message names the two segments).\n"
-    "\noptions:\n"
-    "  --set key=value   change a setting (chain.tolerance, chain.max_substeps)\n"
-    "  --help            print this help\n";
+constexpr Positional kPositionals[] = {
+    {.name = "FILE|-", .help = "the chain script ('-': read it from stdin)"},
+};
 
-int usage(const std::string& message) {
-  std::fprintf(stderr, "chain: %s\n%s", message.c_str(), kHelp);
-  return 1;
-}
+constexpr Flag kFlags[] = {
+    settingFlag("change a setting (chain.tolerance, chain.max_substeps)"),
+};
+
+constexpr CommandSpec kSpec{
+    .name = "chain",
+    .positionals = kPositionals,
+    .flags = kFlags,
+    .description =
+        "Folds a polygonal chain of capsules that can never pass through itself. FILE is\n"
+        "  {\"radius\": r, \"points\": [[x,y,z], ...],\n"
+        "   \"folds\": [{\"joint\": i, \"axis\": [x,y,z], \"angle\": a}, ...]}\n"
+        "A fold turns points i+1..n-1 (1 <= i <= n-2) about the line through points[i] with\n"
+        "direction axis, right-handed, continuously from 0 to a radians, stopping at the first\n"
+        "contact. One line per fold:\n"
+        "  {\"fold\": k, \"requested\": a, \"applied\": b, \"blocked\": false, \"min_gap\": g,\n"
+        "   \"points\": [[x,y,z], ...]}\n"
+        "min_gap: least distance between segments i, j with |i-j| >= 2, minus 2r, after the fold\n"
+        "(null when the chain has no such pair). Extra keys per line: status (completed, blocked,\n"
+        "max_substeps), substeps, and contact [i, j] when blocked.\n",
+    .epilogue =
+        "Exit status: 0, 1 for a usage error, 2 for a bad file (the message names the JSON path)\n"
+        "or a chain that already intersects itself (the message names the two segments).\n",
+};
 
 nlohmann::json pointsJson(const std::vector<Vec3>& points) {
   nlohmann::json arr = nlohmann::json::array();
@@ -99,35 +104,14 @@ int run(std::istream& in, const std::string& name, const Settings& settings) {
 }  // namespace
 
 int runChain(Args args) {
+  const auto parsed = parseArgs(kSpec, args);
+  if (auto status = earlyExit(kSpec, parsed)) return *status;
   Settings settings;
-  std::string file;
-  bool haveFile = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kHelp, stdout);
-      return 0;
-    }
-    if (arg == "--set" || arg.rfind("--set=", 0) == 0) {
-      std::string assignment;
-      if (arg == "--set") {
-        if (i + 1 >= args.size()) return usage("--set needs key=value");
-        assignment = args[++i];
-      } else {
-        assignment = arg.substr(6);
-      }
-      if (auto err = setSettingAssignment(settings, assignment); !err) {
-        std::fprintf(stderr, "chain: --set %s: %s\n", assignment.c_str(), err.error().c_str());
-        return 2;  // bad input, as sim (README: exit status)
-      }
-      continue;
-    }
-    if (arg.size() > 1 && arg[0] == '-') return usage("unknown option '" + arg + "'");
-    if (haveFile) return usage("one FILE expected, got '" + file + "' and '" + arg + "'");
-    file = arg;
-    haveFile = true;
+  if (auto set = applySettingFlags(*parsed, settings); !set) {
+    std::fprintf(stderr, "chain: %s\n", set.error().c_str());
+    return 2;  // bad input, as sim (README: exit status)
   }
-  if (!haveFile) return usage("missing FILE (use '-' for stdin)");
+  const std::string& file = parsed->positionals[0];
   if (file == "-") return run(std::cin, "-", settings);
   std::ifstream in(file);
   if (!in) {

@@ -15,30 +15,36 @@
 namespace tumble::cli {
 namespace {
 
-constexpr const char* kHelp =
-    "usage: tumble-cli collide [--set key=value]... FILE|-\n"
-    "Answers collision queries: one JSON object per input line (FILE, or stdin for '-'),\n"
-    "  {\"id\": \"p1\", \"a\": [[x,y,z], ...], \"b\": [[x,y,z], ...]}\n"
-    "each set being the convex hull of its world-space points (1 or more). Prints one line per\n"
-    "input line, in order:\n"
-    "  {\"id\": \"p1\", \"gjk\": {\"intersect\": true, \"depth\": 0.12, \"iterations\": 7,\n"
-    "   \"status\": \"ok\"}, \"lp\": {\"intersect\": true, \"objective\": 0.0, \"pivots\": 5,\n"
-    "   \"status\": \"ok\"}, \"agree\": true}\n"
-    "'distance' replaces 'depth' when separated; status is ok, max_iterations, max_pivots or,\n"
-    "for the LP, uncertified (no certificate for its verdict: it may be wrong);\n"
-    "agree is true when the verdicts match or the distance/depth is inside the tolerance band.\n"
-    "A bad line prints {\"line\": N, \"error\": \"...\"} and 'collide: line N: ...' on stderr;\n"
-    "the key 'truth' is ignored, other unknown keys are errors.\n"
-    "Exit status: 0, 1 for a usage error, 2 if a line was bad or FILE cannot be read.\n"
-    "\noptions:\n"
-    "  --set key=value   change a setting (gjk.tolerance, gjk.max_iterations, epa.tolerance,\n"
-    "                    epa.max_iterations, lp.epsilon, lp.max_pivots, ...)\n"
-    "  --help            print this help\n";
+constexpr Positional kPositionals[] = {
+    {.name = "FILE|-", .help = "the queries, one JSON object a line ('-': read them from stdin)"},
+};
 
-int usage(const std::string& message) {
-  std::fprintf(stderr, "collide: %s\n%s", message.c_str(), kHelp);
-  return 1;
-}
+constexpr Flag kFlags[] = {
+    settingFlag("change a setting (gjk.tolerance, gjk.max_iterations, epa.tolerance,\n"
+                "epa.max_iterations, lp.epsilon, lp.max_pivots, ...)"),
+};
+
+constexpr CommandSpec kSpec{
+    .name = "collide",
+    .positionals = kPositionals,
+    .flags = kFlags,
+    .description =
+        "Answers collision queries: one JSON object per input line (FILE, or stdin for '-'),\n"
+        "  {\"id\": \"p1\", \"a\": [[x,y,z], ...], \"b\": [[x,y,z], ...]}\n"
+        "each set being the convex hull of its world-space points (1 or more). Prints one\n"
+        "line per input line, in order:\n"
+        "  {\"id\": \"p1\", \"gjk\": {\"intersect\": true, \"depth\": 0.12, \"iterations\": 7,\n"
+        "   \"status\": \"ok\"}, \"lp\": {\"intersect\": true, \"objective\": 0.0, \"pivots\": 5,\n"
+        "   \"status\": \"ok\"}, \"agree\": true}\n"
+        "'distance' replaces 'depth' when separated; status is ok, max_iterations, max_pivots\n"
+        "or, for the LP, uncertified (no certificate for its verdict: it may be wrong);\n"
+        "agree is true when the verdicts match or the distance/depth is inside the\n"
+        "tolerance band. A bad line prints {\"line\": N, \"error\": \"...\"} and\n"
+        "'collide: line N: ...' on stderr; the key 'truth' is ignored, other unknown keys\n"
+        "are errors.\n",
+    .epilogue =
+        "Exit status: 0, 1 for a usage error, 2 if a line was bad or FILE cannot be read.\n",
+};
 
 int runStream(std::istream& in, const Settings& settings) {
   bool bad = false;
@@ -69,35 +75,14 @@ int runStream(std::istream& in, const Settings& settings) {
 }  // namespace
 
 int runCollide(Args args) {
+  const auto parsed = parseArgs(kSpec, args);
+  if (auto status = earlyExit(kSpec, parsed)) return *status;
   Settings settings;
-  std::string file;
-  bool haveFile = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kHelp, stdout);
-      return 0;
-    }
-    if (arg == "--set" || arg.rfind("--set=", 0) == 0) {
-      std::string assignment;
-      if (arg == "--set") {
-        if (i + 1 >= args.size()) return usage("--set needs key=value");
-        assignment = args[++i];
-      } else {
-        assignment = arg.substr(6);
-      }
-      if (auto err = setSettingAssignment(settings, assignment); !err) {
-        std::fprintf(stderr, "collide: --set %s: %s\n", assignment.c_str(), err.error().c_str());
-        return 2;  // bad input, as sim (README: exit status)
-      }
-      continue;
-    }
-    if (arg.size() > 1 && arg[0] == '-') return usage("unknown option '" + arg + "'");
-    if (haveFile) return usage("one FILE expected, got '" + file + "' and '" + arg + "'");
-    file = arg;
-    haveFile = true;
+  if (auto set = applySettingFlags(*parsed, settings); !set) {
+    std::fprintf(stderr, "collide: %s\n", set.error().c_str());
+    return 2;  // bad input, as sim (README: exit status)
   }
-  if (!haveFile) return usage("missing FILE (use '-' for stdin)");
+  const std::string& file = parsed->positionals[0];
   if (file == "-") return runStream(std::cin, settings);
   std::ifstream in(file);
   if (!in) {

@@ -9,11 +9,19 @@
 namespace tumble::cli {
 namespace {
 
-constexpr const char* kHelp =
-    "usage: tumble-cli settings [--set key=value]... [--markdown]\n"
-    "Prints every settings key: its value (the default, or as changed by --set), unit, valid\n"
-    "range and meaning, one line each; --markdown prints a Markdown table instead.\n"
-    "Exit status: 0, 1 for a usage error, 2 for a bad --set.\n";
+constexpr Flag kFlags[] = {
+    settingFlag("show this value instead of the default (any settings key)"),
+    {.name = "--markdown", .help = "print a Markdown table instead (README's)"},
+};
+
+constexpr CommandSpec kSpec{
+    .name = "settings",
+    .flags = kFlags,
+    .description =
+        "Prints every settings key: its value (the default, or as changed by --set), "
+        "unit, valid\nrange and meaning, one line each.\n",
+    .epilogue = "Exit status: 0, 1 for a usage error, 2 for a bad --set.\n",
+};
 
 // The range as people read it: "[min, max]" for numbers; booleans and modes have their words.
 std::string rangeText(const SettingInfo& info) {
@@ -40,24 +48,14 @@ std::string rangeText(const SettingInfo& info) {
 }  // namespace
 
 int runSettings(Args args) {
+  const auto parsed = parseArgs(kSpec, args);
+  if (auto status = earlyExit(kSpec, parsed)) return *status;
   Settings settings;
-  bool markdown = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::fputs(kHelp, stdout);
-      return 0;
-    } else if (args[i] == "--markdown") {
-      markdown = true;
-    } else if (args[i] == "--set" && i + 1 < args.size()) {
-      if (auto err = setSettingAssignment(settings, args[++i]); !err) {
-        std::fprintf(stderr, "settings: --set %s: %s\n", args[i].c_str(), err.error().c_str());
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr, "settings: unexpected argument '%s'\n%s", args[i].c_str(), kHelp);
-      return 1;
-    }
+  if (auto set = applySettingFlags(*parsed, settings); !set) {
+    std::fprintf(stderr, "settings: %s\n", set.error().c_str());
+    return 2;
   }
+  const bool markdown = parsed->has("--markdown");
   if (markdown) std::puts("| key | default | unit | range | meaning |\n|---|---|---|---|---|");
   for (const SettingInfo& info : settingsTable()) {
     const std::string value = settingValue(settings, info);

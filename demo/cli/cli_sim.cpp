@@ -17,37 +17,58 @@
 namespace tumble::cli {
 namespace {
 
-constexpr const char* kSimHelp =
-    "usage: tumble-cli sim SCENE [--steps N] [--set key=value]... [--json] [--dump FILE]\n"
-    "                    [--crosscheck-log FILE] [--churn SEED]\n"
-    "Runs a scene (a file, or a name in assets/scenes such as pile, tower, pyramid, incline,\n"
-    "heap_boxes_500) for N steps (600) of the scene's dt and prints a summary.\n"
-    "\noptions:\n"
-    "  --steps N              steps to run (0 to 10000000)\n"
-    "  --set key=value        change a setting after the scene's own (any settings key)\n"
-    "  --json                 print one JSON object at the end: scene, steps, bodies, sleeping,\n"
-    "                         max_speed, max_penetration, nan, energy {initial, final},\n"
-    "                         timing_ms {step_median, step_max, broadphase, narrowphase, solver},\n"
-    "                         pairs, contacts, crosscheck {checked, disagreed}, state_hash\n"
-    "  --dump FILE            write the final body states as JSON Lines (id, position,\n"
-    "                         orientation [w,x,y,z], linear_velocity, angular_velocity)\n"
-    "  --crosscheck-log FILE  append cross-check disagreements (collide format) to FILE\n"
-    "  --churn SEED           the long run: every simulated second remove 1-5 random dynamic\n"
-    "                         bodies and drop as many new ones, every 10 s change a setting\n"
-    "                         (fixed seed); the report adds churn {added, removed,\n"
-    "                         settings_changed, rss_kb {early, end, peak}, early_step,\n"
-    "                         rss_kb_per_minute [...], step_ms_median_per_minute [...],\n"
-    "                         step_ms {first_10pct_median, last_10pct_median}}\n"
-    "A body whose state becomes non-finite is removed and reported (nonfinite in --json,\n"
-    "a line on stderr); the run then counts as non-finite. --dump writes atomically (a\n"
-    "temporary file renamed over FILE: a failed write leaves the old FILE as it was).\n"
-    "Exit status: 0, 1 for a usage error, 2 for a bad scene or setting, 3 if a state became\n"
-    "non-finite.\n";
+constexpr Positional kPositionals[] = {
+    {.name = "SCENE",
+     .help = "a scene file, or a name in assets/scenes such as pile, tower, pyramid,\n"
+             "incline, heap_boxes_500"},
+};
 
-int usage(const std::string& message) {
-  std::fprintf(stderr, "sim: %s\n%s", message.c_str(), kSimHelp);
-  return 1;
-}
+constexpr Flag kFlags[] = {
+    {.name = "--steps",
+     .metavar = "N",
+     .kind = ValueKind::Integer,
+     .min = 0,
+     .max = 10000000,
+     .defaultValue = "600",
+     .help = "steps to run"},
+    settingFlag("change a setting after the scene's own (any settings key)"),
+    {.name = "--json",
+     .help = "print one JSON object at the end: scene, steps, bodies, sleeping,\n"
+             "max_speed, max_penetration, nan, energy {initial, final},\n"
+             "timing_ms {step_median, step_max, broadphase, narrowphase, solver},\n"
+             "pairs, contacts, crosscheck {checked, disagreed}, state_hash"},
+    {.name = "--dump",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "write the final body states as JSON Lines (id, position,\n"
+             "orientation [w,x,y,z], linear_velocity, angular_velocity)"},
+    {.name = "--crosscheck-log",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "append cross-check disagreements (collide format) to FILE"},
+    {.name = "--churn",
+     .metavar = "SEED",
+     .kind = ValueKind::Unsigned,
+     .help = "the long run, from a fixed seed\n"
+             "Every simulated second remove 1-5 random dynamic bodies and drop as\n"
+             "many new ones, every 10 s change a setting; the report adds churn\n"
+             "{added, removed, settings_changed, rss_kb {early, end, peak},\n"
+             "early_step, rss_kb_per_minute [...], step_ms_median_per_minute [...],\n"
+             "step_ms {first_10pct_median, last_10pct_median}}"},
+};
+
+constexpr CommandSpec kSpec{
+    .name = "sim",
+    .positionals = kPositionals,
+    .flags = kFlags,
+    .description = "Runs a scene for N steps of the scene's dt and prints a summary.\n",
+    .epilogue =
+        "A body whose state becomes non-finite is removed and reported (nonfinite in --json,\n"
+        "a line on stderr); the run then counts as non-finite. --dump writes atomically (a\n"
+        "temporary file renamed over FILE: a failed write leaves the old FILE as it was).\n"
+        "Exit status: 0, 1 for a usage error, 2 for a bad scene or setting, 3 if a state became\n"
+        "non-finite.\n",
+};
 
 nlohmann::json vec(const Vec3& v) {
   return {v.x, v.y, v.z};
@@ -70,58 +91,14 @@ Real medianOf(const std::vector<Real>& v, size_t from, size_t to) {
 }  // namespace
 
 int runSim(Args args) {
-  std::string sceneArg, dumpPath, logPath;
-  long steps = 600;
-  bool json = false;
-  std::optional<uint64_t> churnSeed;
-  std::vector<std::string> sets;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto next = [&](const char* what) -> const std::string* {
-      if (i + 1 >= args.size()) return nullptr;
-      (void)what;
-      return &args[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(kSimHelp, stdout);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--steps") {
-      const std::string* v = next("N");
-      if (!v) return usage("--steps needs a number");
-      char* end = nullptr;
-      steps = std::strtol(v->c_str(), &end, 10);
-      if (end == v->c_str() || *end != '\0' || steps < 0 || steps > 10000000)
-        return usage("--steps: expected an integer in [0, 10000000], got '" + *v + "'");
-    } else if (a == "--set") {
-      const std::string* v = next("key=value");
-      if (!v) return usage("--set needs key=value");
-      sets.push_back(*v);
-    } else if (a == "--dump") {
-      const std::string* v = next("FILE");
-      if (!v) return usage("--dump needs a file name");
-      dumpPath = *v;
-    } else if (a == "--crosscheck-log") {
-      const std::string* v = next("FILE");
-      if (!v) return usage("--crosscheck-log needs a file name");
-      logPath = *v;
-    } else if (a == "--churn") {
-      const std::string* v = next("SEED");
-      char* end = nullptr;
-      const unsigned long long seed = v ? std::strtoull(v->c_str(), &end, 10) : 0;
-      if (!v || end == v->c_str() || *end != '\0' || (*v)[0] == '-')
-        return usage("--churn: expected a seed (an integer >= 0), got '" + (v ? *v : "") + "'");
-      churnSeed = seed;
-    } else if (!a.empty() && a[0] == '-') {
-      return usage("unknown option '" + a + "'");
-    } else if (sceneArg.empty()) {
-      sceneArg = a;
-    } else {
-      return usage("more than one scene given ('" + sceneArg + "', '" + a + "')");
-    }
-  }
-  if (sceneArg.empty()) return usage("no scene given");
+  const auto parsed = parseArgs(kSpec, args);
+  if (auto status = earlyExit(kSpec, parsed)) return *status;
+  const std::string& sceneArg = parsed->positionals[0];
+  const long steps = static_cast<long>(*parsed->integer("--steps"));
+  const bool json = parsed->has("--json");
+  const std::string dumpPath = parsed->value("--dump").value_or("");
+  const std::string logPath = parsed->value("--crosscheck-log").value_or("");
+  const std::optional<uint64_t> churnSeed = parsed->unsignedInteger("--churn");
 
   auto file = findSceneFile(sceneArg);
   if (!file) {
@@ -133,11 +110,10 @@ int runSim(Args args) {
     std::fprintf(stderr, "sim: %s\n", scene.error().c_str());
     return 2;
   }
-  for (const std::string& s : sets)
-    if (auto err = setSettingAssignment(scene->settings, s); !err) {
-      std::fprintf(stderr, "sim: --set %s: %s\n", s.c_str(), err.error().c_str());
-      return 2;
-    }
+  if (auto set = applySettingFlags(*parsed, scene->settings); !set) {
+    std::fprintf(stderr, "sim: %s\n", set.error().c_str());
+    return 2;
+  }
   auto world = buildWorld(*scene);
   if (!world) {
     std::fprintf(stderr, "sim: %s: %s\n", file->string().c_str(), world.error().c_str());

@@ -1,8 +1,14 @@
 #pragma once
 // Subcommands of tumble-cli. Each takes the arguments after its name and returns the exit status:
-// 0 success, 1 a usage error, 2 bad input (the message names the file, line or value).
+// 0 success, 1 a usage error, 2 bad input (the message names the file, line or value). Each
+// declares its command line once, for the parser of args.h.
 #include <span>
 #include <string>
+#include <string_view>
+
+#include "args.h"
+#include "tumble/result.h"
+#include "tumble/settings.h"
 
 namespace tumble::cli {
 
@@ -22,6 +28,19 @@ int runCollide(Args args);
 int runSettings(Args args);
 /// `tumble-cli sim SCENE`: runs a scene headless.
 int runSim(Args args);
+
+/// `--set key=value`, taken by every subcommand: `help` names the keys that matter to it.
+constexpr Flag settingFlag(std::string_view help) {
+  return {.name = "--set",
+          .metavar = "key=value",
+          .kind = ValueKind::String,
+          .repeated = true,
+          .help = help};
+}
+
+/// Applies the --set assignments of `args` to `settings`, in order; fails on the first bad one
+/// with "--set key=value: " and why (the key, value and range).
+Expected<void> applySettingFlags(const ParsedArgs& args, Settings& settings);
 
 /// The subcommands, sorted by name.
 std::span<const Command> commands();

@@ -19,6 +19,13 @@ std::span<const Command> commands() {
   return kCommands;
 }
 
+Expected<void> applySettingFlags(const ParsedArgs& args, Settings& settings) {
+  for (const std::string& assignment : args.values("--set"))
+    if (auto set = setSettingAssignment(settings, assignment); !set)
+      return Expected<void>::failure("--set " + assignment + ": " + set.error());
+  return ok();
+}
+
 }  // namespace tumble::cli
 
 namespace {
