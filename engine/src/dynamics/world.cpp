@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "dynamics/body_ops.h"
@@ -288,7 +289,7 @@ void World::setUserData(BodyId id, uint64_t userData) {
 
 Expected<void> World::step(Real dt) {
   if (dt == 0.0) return ok();
-  if (!(dt >= 1e-5 && dt <= 0.1)) {
+  if (!std::isfinite(dt) || dt < 1e-5 || dt > 0.1) {  // isfinite first: NaN < x would trap
     char message[160];
     std::snprintf(message, sizeof message,
                   "World::step: dt %g s out of range [1e-05, 0.1] (clamp a long frame or take "
