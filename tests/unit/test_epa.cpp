@@ -19,6 +19,7 @@ using tumble::test::ConvexPair;
 using tumble::test::PairGenerator;
 using tumble::test::ShapeKind;
 using tumble::test::shapeOf;
+using tumble::test::smallPair;
 
 namespace {
 
@@ -58,11 +59,6 @@ void checkTranslation(const std::vector<Vec3>& wa, const std::vector<Vec3>& wb, 
   CHECK_THAT(glm::dot(r.pointA, n), Catch::WithinAbs(hA, tol));
   CHECK_THAT(glm::dot(r.pointB, n), Catch::WithinAbs(-hB, tol));
   CHECK(glm::length(r.pointA - r.pointB - r.depth * n) <= tol);
-}
-
-ConvexPair smallPair(PairGenerator& gen) {
-  ShapeKind ka = gen.randomKind(), kb = gen.randomKind();
-  return gen.next(ka, kb, gen.rng().integer(4, 24), gen.rng().integer(4, 24));
 }
 
 Real precision(const ConvexPair& p) {

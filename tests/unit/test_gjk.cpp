@@ -25,6 +25,7 @@ using tumble::test::ConvexPair;
 using tumble::test::PairGenerator;
 using tumble::test::ShapeKind;
 using tumble::test::shapeOf;
+using tumble::test::smallPair;
 
 namespace {
 
@@ -45,12 +46,6 @@ void checkSupportingPlanes(const std::vector<Vec3>& wa, const std::vector<Vec3>&
   for (const Vec3& p : wb) worstB = std::max(worstB, glm::dot(r.pointB - p, n));
   CHECK(worstA <= tol);
   CHECK(worstB <= tol);
-}
-
-// Generator pairs with small ellipsoids, so that D = A - B stays a few thousand points.
-ConvexPair smallPair(PairGenerator& gen) {
-  ShapeKind ka = gen.randomKind(), kb = gen.randomKind();
-  return gen.next(ka, kb, gen.rng().integer(4, 24), gen.rng().integer(4, 24));
 }
 
 Real precision(const ConvexPair& p) {
