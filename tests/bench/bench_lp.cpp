@@ -4,8 +4,6 @@
 // LP / GLPK per family (target: <= 0.05). Run by hand, e.g.
 //   taskset -c 1 build/release/tests/bench/bench_lp --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
-#include <glpk.h>
-
 #include <benchmark/benchmark.h>
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "../unit/pair_families.h"
+#include "glpk_oracle.h"
+#include "pair_families.h"
 #include "tumble/lp.h"
 
 namespace {
@@ -55,51 +54,6 @@ const std::vector<Family>& families() {
   return fs;
 }
 
-// GLPK on the same LP, built from scratch per query as the LP test does.
-Real glpkObjective(const std::vector<Vec3>& a, const std::vector<Vec3>& b, std::vector<int>& ia,
-                   std::vector<int>& ja, std::vector<double>& ar) {
-  Vec3 lo = a[0], hi = a[0];
-  for (const auto* set : {&a, &b})
-    for (const Vec3& p : *set) {
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-    }
-  const Vec3 c = 0.5 * (lo + hi);
-  const Real h = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}) * 0.5;
-  const int m = static_cast<int>(a.size() + b.size());
-  glp_prob* lp = glp_create_prob();
-  glp_set_obj_dir(lp, GLP_MIN);
-  glp_add_rows(lp, 5);
-  for (int i = 1; i <= 5; ++i) glp_set_row_bnds(lp, i, GLP_UP, 0.0, i <= 3 ? 0.0 : 1.0);
-  glp_add_cols(lp, m);
-  ia.assign(1, 0);
-  ja.assign(1, 0);
-  ar.assign(1, 0.0);
-  for (int j = 1; j <= m; ++j) {
-    const bool inA = j <= static_cast<int>(a.size());
-    const Vec3& p = inA ? a[static_cast<size_t>(j - 1)] : b[static_cast<size_t>(j - 1) - a.size()];
-    const Vec3 col = (inA ? 1.0 : -1.0) * ((p - c) / h);
-    glp_set_col_bnds(lp, j, GLP_LO, 0.0, 0.0);
-    glp_set_obj_coef(lp, j, -(col.x + col.y + col.z + 1.0));
-    for (int i = 0; i < 3; ++i) {
-      ia.push_back(i + 1);
-      ja.push_back(j);
-      ar.push_back(col[i]);
-    }
-    ia.push_back(inA ? 4 : 5);
-    ja.push_back(j);
-    ar.push_back(1.0);
-  }
-  glp_load_matrix(lp, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  glp_simplex(lp, &parm);
-  Real f = 2.0 + glp_get_obj_val(lp);
-  glp_delete_prob(lp);
-  return f;
-}
-
 void bmLp(benchmark::State& state) {
   const Family& f = families()[static_cast<size_t>(state.range(0))];
   const Settings::Lp s;
@@ -121,11 +75,10 @@ void bmLp(benchmark::State& state) {
 
 void bmGlpk(benchmark::State& state) {
   const Family& f = families()[static_cast<size_t>(state.range(0))];
-  std::vector<int> ia, ja;
-  std::vector<double> ar;
+  test::GlpkScratch scratch;
   size_t i = 0;
   for (auto _ : state) {
-    Real r = glpkObjective(f.a[i], f.b[i], ia, ja, ar);
+    test::GlpkAnswer r = test::glpkObjective(f.a[i], f.b[i], false, &scratch);
     benchmark::DoNotOptimize(r);
     i = (i + 1) % f.a.size();
   }
@@ -164,7 +117,6 @@ class RatioReporter : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  glp_term_out(GLP_OFF);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   families();  // build the pairs before timing

@@ -41,8 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   for (int k = 0; k < 8 && in.left() >= 6; ++k) {
     const int joint = 1 + in.byte() % (n - 2);
-    const Vec3 axis(static_cast<int8_t>(in.byte()), static_cast<int8_t>(in.byte()),
-                    static_cast<int8_t>(in.byte()));
+    // One statement a byte: the order of a constructor's arguments is unspecified.
+    const Real ax = static_cast<int8_t>(in.byte()), ay = static_cast<int8_t>(in.byte());
+    const Vec3 axis(ax, ay, static_cast<int8_t>(in.byte()));
     const Real angle = (static_cast<int>(in.u16()) - 32768) / 32768.0 * 2.0 * std::numbers::pi;
     auto r = chain->fold(joint, axis, angle, settings);
     if (!r) {

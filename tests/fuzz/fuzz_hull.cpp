@@ -1,26 +1,20 @@
-// Fuzz target: ConvexHull::build on arbitrary points. First byte: bit 0 raw doubles (any bits,
-// NaN and inf included) instead of grid coordinates; bit 1 adds a tiny jitter (near-degenerate
-// sets). Checks: a hull or an error, never a crash; a hull has >= 4 finite vertices copied from the
-// input, unit face normals, positive finite volume, and (grid inputs) every input point inside.
+// Fuzz target: ConvexHull::build on arbitrary points (fuzz_inputs.h, decodeHull: grid or raw
+// doubles, NaN and inf included, optionally with a tiny jitter for near-degenerate sets). Checks: a
+// hull or an error, never a crash; a hull has >= 4 finite vertices copied from the input, unit face
+// normals, positive finite volume, and (grid inputs) every input point inside.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "fuzz_support.h"
+#include "fuzz_inputs.h"
 #include "tumble/hull.h"
 
 using namespace tumble;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::Bytes in(data, size);
-  const uint8_t mode = in.byte();
-  const bool raw = mode & 1, jitter = mode & 2;
-  std::vector<Vec3> pts;
-  while (in.left() > 0 && pts.size() < 64) {
-    Vec3 p = raw ? Vec3(in.raw(), in.raw(), in.raw()) : Vec3(in.grid(), in.grid(), in.grid());
-    if (jitter) p += Vec3(in.byte(), in.byte(), in.byte()) * 1e-13;
-    pts.push_back(p);
-  }
+  const fuzz::HullInput input = fuzz::decodeHull({data, size});
+  const std::vector<Vec3>& pts = input.points;
+  const bool raw = input.raw;
   auto hull = ConvexHull::build(pts);
   if (!hull) {
     TUMBLE_FUZZ_CHECK(!hull.error().empty());

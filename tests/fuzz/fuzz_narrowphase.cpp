@@ -1,29 +1,19 @@
 // Fuzz target: GJK (+ EPA) and the LP test on two arbitrary point sets through crosscheck.h.
-// Byte 0: points in A (1..16), byte 1: in B, byte 2: bit 0 small caps (GJK/EPA 1..8 iterations, LP
-// 1..8 pivots) from byte 3. Coordinates on a coarse grid (touching, duplicate, flat sets are
-// common). Checks: within the caps, finite results, a valid status, and GJK and LP agree outside
-// the tolerance band unless one of them stopped on its cap.
+// Input: fuzz_inputs.h, decodeNarrowphase (coordinates on a coarse grid: touching, duplicate, flat
+// sets are common). Checks: within the caps, finite results, a valid status, and GJK and LP agree
+// outside the tolerance band unless one of them stopped on its cap.
 #include <cmath>
 #include <vector>
 
-#include "fuzz_support.h"
+#include "fuzz_inputs.h"
 #include "tumble/crosscheck.h"
 
 using namespace tumble;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  fuzz::Bytes in(data, size);
-  const int na = 1 + in.byte() % 16, nb = 1 + in.byte() % 16;
-  const uint8_t flags = in.byte(), caps = in.byte();
-  Settings s;
-  if (flags & 1) {
-    s.gjk.maxIterations = 1 + caps % 8;
-    s.epa.maxIterations = 1 + (caps >> 3) % 8;
-    s.lp.maxPivots = 1 + (caps >> 5) % 8;
-  }
-  std::vector<Vec3> a, b;
-  for (int i = 0; i < na; ++i) a.emplace_back(in.grid(), in.grid(), in.grid());
-  for (int i = 0; i < nb; ++i) b.emplace_back(in.grid(), in.grid(), in.grid());
+  const fuzz::NarrowphaseInput input = fuzz::decodeNarrowphase({data, size});
+  const std::vector<Vec3>&a = input.a, &b = input.b;
+  const Settings& s = input.settings;
 
   const CrossCheckResult r = crossCheck(a, b, s);
   TUMBLE_FUZZ_CHECK(r.gjk.iterations >= 0 && r.gjk.iterations <= s.gjk.maxIterations);

@@ -25,7 +25,11 @@ class Bytes {
   Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
   size_t left() const { return size_ - pos_; }
   uint8_t byte() { return pos_ < size_ ? data_[pos_++] : 0; }
-  uint16_t u16() { return static_cast<uint16_t>(byte() | (byte() << 8)); }
+  /// Two bytes, low first (in statements: the operands of | are unsequenced).
+  uint16_t u16() {
+    const int lo = byte();
+    return static_cast<uint16_t>(lo | (byte() << 8));
+  }
   /// The next 8 bytes as a double, any bit pattern (NaN, inf, subnormal).
   Real raw() {
     uint64_t bits = 0;
@@ -37,6 +41,26 @@ class Bytes {
   /// A coordinate on a coarse grid (multiples of 1/64 in [-512, 512)): duplicates, collinear and
   /// coplanar points come up often.
   Real grid() { return (static_cast<int>(u16()) - 32768) / 64.0; }
+  /// Three grid() coordinates, x first. Reads in statements: the order in which a constructor's
+  /// arguments are evaluated is unspecified (GCC reads Vec3(grid(), grid(), grid()) z first, clang
+  /// x first), and the replay must decode what the fuzzer decoded.
+  Vec3 gridVec3() {
+    const Real x = grid();
+    const Real y = grid();
+    return Vec3(x, y, grid());
+  }
+  /// Three raw() coordinates, x first.
+  Vec3 rawVec3() {
+    const Real x = raw();
+    const Real y = raw();
+    return Vec3(x, y, raw());
+  }
+  /// Three bytes, x first.
+  Vec3 byteVec3() {
+    const Real x = byte();
+    const Real y = byte();
+    return Vec3(x, y, byte());
+  }
 
  private:
   const uint8_t* data_;

@@ -5,16 +5,13 @@
 #include <random>
 #include <vector>
 
+#include "random.h"
 #include "tumble/aabb_tree.h"
 
 using namespace tumble;
+using tumble::test::uniform;
 
 namespace {
-
-// Uniform in [lo, hi) from the top 53 bits (portable, unlike std::uniform_real_distribution).
-Real uniform(std::mt19937_64& rng, Real lo, Real hi) {
-  return lo + (hi - lo) * static_cast<Real>(rng() >> 11) * (1.0 / 9007199254740992.0);
-}
 
 Aabb boxAt(const Vec3& c, const Vec3& h) {
   return {c - h, c + h};

@@ -219,11 +219,11 @@ TEST_CASE("the broad-phase returns exactly the pairs of the all-pairs loop", "[c
     if (trial % 2 == 0) {
       p.push_back(Vec3(0.0));
       for (int k = 0; k < segments; ++k)
-        p.push_back(p.back() + unitVector(rng) * uniformIn(rng, 0.0, 1.5));
+        p.push_back(p.back() + chainUnitVector(rng) * uniform(rng, 0.0, 1.5));
     } else {
       p = makeChain(static_cast<ChainFamily>(trial % 3), segments, rng);
     }
-    const Real radius = uniformIn(rng, 0.01, 0.5);
+    const Real radius = uniform(rng, 0.01, 0.5);
     for (const Real margin : {-0.01, 0.0, 0.1, 1.0}) {
       const auto fast = chainPairsWithin(p, radius, margin);
       const auto slow = chainPairsWithinAllPairs(p, radius, margin);

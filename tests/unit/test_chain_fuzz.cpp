@@ -119,9 +119,9 @@ TEST_CASE("random folds never pass through the chain and stop at contact", "[cha
   Real largestGapCheck = 0.0;
   while (done < total) {
     const auto family = static_cast<ChainFamily>(chains % 3);
-    const Real u = uniform01(rng);
+    const Real u = unit01(rng);
     const int segments = 5 + static_cast<int>(195.0 * u * u);  // 5..200, more short chains
-    Real radius = uniformIn(rng, 0.01, 0.3);
+    Real radius = uniform(rng, 0.01, 0.3);
     const std::vector<Vec3> start = makeChain(family, segments, rng);
     auto made = Chain::create(start, radius, settings);
     while (!made) {  // a tight helix or zigzag can be too thin for a large radius
@@ -135,8 +135,8 @@ TEST_CASE("random folds never pass through the chain and stop at contact", "[cha
     const Real t = settings.tolerance * radius;
     for (int f = 0; f < foldsPerChain && done < total; ++f, ++done) {
       const int joint = uniformInt(rng, 1, segments - 1);
-      const Vec3 axis = unitVector(rng) * uniformIn(rng, 0.5, 2.0);
-      const Real angle = uniformIn(rng, -2.0 * M_PI, 2.0 * M_PI);
+      const Vec3 axis = chainUnitVector(rng) * uniform(rng, 0.5, 2.0);
+      const Real angle = uniform(rng, -2.0 * M_PI, 2.0 * M_PI);
       const std::vector<Vec3> before = chain.points();
       auto r = chain.fold(joint, axis, angle, settings);
       REQUIRE(r.ok());
@@ -191,7 +191,7 @@ TEST_CASE("random length changes never pass through the chain and stop at contac
   while (done < total) {
     const auto family = static_cast<ChainFamily>(chains % 3);
     const int segments = uniformInt(rng, 5, 120);
-    Real radius = uniformIn(rng, 0.01, 0.3);
+    Real radius = uniform(rng, 0.01, 0.3);
     const std::vector<Vec3> start = makeChain(family, segments, rng);
     auto made = Chain::create(start, radius, settings);
     while (!made) made = Chain::create(start, radius *= 0.5, settings);
@@ -201,13 +201,13 @@ TEST_CASE("random length changes never pass through the chain and stop at contac
     for (int e = 0; e < 40 && done < total; ++e, ++done) {
       const std::vector<Vec3> p = chain.points();
       if (e % 4 == 0) {  // fold now and then so the lengths change in crumpled shapes too
-        (void)chain.fold(uniformInt(rng, 1, segments - 1), unitVector(rng),
-                         uniformIn(rng, -M_PI, M_PI), settings);
+        (void)chain.fold(uniformInt(rng, 1, segments - 1), chainUnitVector(rng),
+                         uniform(rng, -M_PI, M_PI), settings);
         continue;
       }
       const int k = uniformInt(rng, 0, segments - 1);
       const Real current = glm::length(p[k + 1] - p[k]);
-      const Real target = current * uniformIn(rng, 0.05, 3.0);
+      const Real target = current * uniform(rng, 0.05, 3.0);
       auto r = chain.setSegmentLength(k, target, settings);
       REQUIRE(r.ok());
       INFO("chain " << chains << " edit " << e << " segment " << k << " from " << current << " to "

@@ -9,11 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "test_support.h"
+#include "fp_traps.h"
+#include "shapes.h"
 #include "tumble/collide_format.h"
 #include "tumble/crosscheck.h"
 
 using namespace tumble;
+using tumble::test::boxCorners;
 
 namespace {
 
@@ -21,13 +23,6 @@ std::string errorOf(const std::string& line) {
   auto q = parseCollideQuery(line);
   REQUIRE_FALSE(q.ok());
   return q.error();
-}
-
-std::vector<Vec3> box(const Vec3& c, Real h) {
-  std::vector<Vec3> pts;
-  for (int i = 0; i < 8; ++i)
-    pts.push_back(c + Vec3{(i & 1) ? h : -h, (i & 2) ? h : -h, (i & 4) ? h : -h});
-  return pts;
 }
 
 }  // namespace
@@ -91,7 +86,8 @@ TEST_CASE("Collide format: queries round-trip bit for bit", "[collide]") {
 TEST_CASE("Collide format: result lines", "[collide]") {
   const Settings s;
   SECTION("separated: distance") {
-    CrossCheckResult r = crossCheck(box(Vec3{0.0}, 1.0), box(Vec3{3.0, 0.0, 0.0}, 1.0), s);
+    CrossCheckResult r =
+        crossCheck(boxCorners(Vec3(1.0)), boxCorners(Vec3(1.0), Vec3{3.0, 0.0, 0.0}), s);
     const std::string line = formatCollideResult("p1", r);
     CHECK(line.rfind("{\"id\": \"p1\", \"gjk\": {", 0) == 0);
     const auto j = nlohmann::json::parse(line);
@@ -109,7 +105,8 @@ TEST_CASE("Collide format: result lines", "[collide]") {
   SECTION("overlapping: depth; a capped LP says max_pivots") {
     Settings capped = s;
     capped.lp.maxPivots = 1;
-    CrossCheckResult r = crossCheck(box(Vec3{0.0}, 1.0), box(Vec3{1.5, 0.0, 0.0}, 1.0), capped);
+    CrossCheckResult r =
+        crossCheck(boxCorners(Vec3(1.0)), boxCorners(Vec3(1.0), Vec3{1.5, 0.0, 0.0}), capped);
     const auto j = nlohmann::json::parse(formatCollideResult("p2", r));
     CHECK(j["gjk"]["intersect"] == true);
     CHECK(j["gjk"]["depth"].get<double>() == Approx(0.5));
@@ -129,8 +126,9 @@ TEST_CASE("Cross-check log: disagreements are appended as replayable lines", "[c
   fs::remove(path);
   Settings capped;
   capped.lp.maxPivots = 1;  // the LP cannot finish: a deep overlap disagrees
-  const auto a = box(Vec3{1e4, -3.0, 0.5}, 1.0), b = box(Vec3{1e4 + 0.3, -3.0, 0.5}, 1.0);
-  const auto far = box(Vec3{1e4 + 5.0, -3.0, 0.5}, 1.0);
+  const auto a = boxCorners(Vec3(1.0), Vec3{1e4, -3.0, 0.5}),
+             b = boxCorners(Vec3(1.0), Vec3{1e4 + 0.3, -3.0, 0.5});
+  const auto far = boxCorners(Vec3(1.0), Vec3{1e4 + 5.0, -3.0, 0.5});
   for (int round = 0; round < 2; ++round) {
     CrossCheckLog log(path.string());
     CHECK(log.record("deep", a, b, crossCheck(a, b, capped)));

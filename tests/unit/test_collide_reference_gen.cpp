@@ -15,8 +15,8 @@
 #include <map>
 #include <string>
 
-#include "dynamics/world_internals.h"
 #include "dynamics/contact_update.h"
+#include "dynamics/world_internals.h"
 #include "pair_families.h"
 #include "tumble/shape_file.h"
 #include "world_fixtures.h"
@@ -62,13 +62,6 @@ std::shared_ptr<const ConvexHull> hullOf(const std::string& name) {
   return std::make_shared<const ConvexHull>(std::move(*hull));
 }
 
-void boxShape(const std::string& name, const Vec3& h) {
-  std::vector<Vec3> pts;
-  for (int i = 0; i < 8; ++i)
-    pts.emplace_back((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
-  gShapes[name] = pts;
-}
-
 void add(Scene& sc, const std::string& shape, BodyType type, const Vec3& pos, const Quat& q,
          const Vec3& v = Vec3(0.0), const Vec3& w = Vec3(0.0)) {
   BodyDef def;
@@ -94,10 +87,10 @@ TEST_CASE("generate the collide reference data", "[.generate]") {
     REQUIRE(def);
     gShapes[name] = def->points;
   }
-  boxShape("ground", Vec3(20.0, 1.0, 20.0));
-  boxShape("cube", Vec3(0.5));
-  boxShape("plank", Vec3(1.2, 0.15, 0.4));
-  boxShape("brick", Vec3(0.4, 0.25, 0.3));
+  gShapes["ground"] = boxCorners(Vec3(20.0, 1.0, 20.0));
+  gShapes["cube"] = boxCorners(Vec3(0.5));
+  gShapes["plank"] = boxCorners(Vec3(1.2, 0.15, 0.4));
+  gShapes["brick"] = boxCorners(Vec3(0.4, 0.25, 0.3));
 
   const char* hulls[] = {"icosahedron", "dodecahedron", "cylinder16", "cone",   "tetrahedron",
                          "random_42",   "random_7",     "octahedron", "capsule"};

@@ -11,20 +11,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "corpus.h"
 #include "pair_families.h"
+#include "shapes.h"
 #include "tumble/crosscheck.h"
 
 using namespace tumble;
+using tumble::test::boxCorners;
 
 namespace {
-
-std::vector<Vec3> box(const Vec3& centre, const Vec3& half) {
-  std::vector<Vec3> pts;
-  for (int i = 0; i < 8; ++i)
-    pts.push_back(centre + Vec3{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
-                                (i & 4) ? half.z : -half.z});
-  return pts;
-}
 
 // Pairs in the property test: 100,000 in optimised builds (the release ctest); Debug and sanitizer
 // builds of the same code run a prefix of the same sequence to stay within seconds. The
@@ -56,17 +51,7 @@ TEST_CASE("Cross-check: GJK's floor on slivers sharing a vertex is inside the ba
   // fuzz_narrowphase (regression-gjk-band): touching sets 1024 m across, GJK stops at 2.4e-4 m,
   // 2.4e-7 of its simplex's |w| = 1024 m but 4.8e-7 of h = 512 m, outside the band of 16 sqrt(eps)
   // h it had then. The LP finds them touching.
-  const std::vector<Vec3> a = {
-      {511.859375, -508.015625, -512.0},    {-512.0, -512.0, -512.0},
-      {-511.40625, 464.0, -512.0},          {-512.0, -512.0, -512.0},
-      {508.0, 511.984375, 511.984375},      {511.984375, -504.015625, -512.0},
-      {-511.96875, -512.0, 490.53125},      {511.984375, 511.984375, 511.984375},
-      {511.984375, 511.984375, 511.984375}, {511.984375, 511.984375, 511.984375},
-      {511.984375, 511.984375, 511.984375}, {511.984375, 511.984375, -86.34375},
-      {-86.34375, -86.34375, -86.375},      {509.65625, 511.984375, 511.984375},
-      {511.984375, 511.984375, 511.984375}};
-  std::vector<Vec3> b = {{511.921875, -508.015625, -512.0}};
-  for (int i = 1; i < 16; ++i) b.push_back(Vec3(-512.0));
+  const auto [a, b, fuzzSettings] = test::narrowphaseCase("regression-gjk-band");
   const CrossCheckResult r = crossCheck(a, b, Settings{});
   CHECK(r.lp.intersect);
   CHECK(r.gjkMeasure <= 1e-6 * r.lp.scale);  // GJK's floor, a few sqrt(eps) |w|
@@ -75,9 +60,9 @@ TEST_CASE("Cross-check: GJK's floor on slivers sharing a vertex is inside the ba
 
 TEST_CASE("Cross-check: analytic boxes", "[crosscheck]") {
   const Settings s;
-  const auto a = box(Vec3{0.0}, Vec3{1.0});
+  const auto a = boxCorners(Vec3{1.0});
   SECTION("separated along x by 0.25") {
-    CrossCheckResult r = crossCheck(a, box(Vec3{2.25, 0.5, -0.3}, Vec3{1.0}), s);
+    CrossCheckResult r = crossCheck(a, boxCorners(Vec3{1.0}, Vec3{2.25, 0.5, -0.3}), s);
     CHECK_FALSE(r.gjkIntersect);
     CHECK_FALSE(r.lp.intersect);
     CHECK(r.gjkMeasure == Approx(0.25).epsilon(1e-9));
@@ -85,7 +70,7 @@ TEST_CASE("Cross-check: analytic boxes", "[crosscheck]") {
     CHECK_FALSE(r.epaRan);
   }
   SECTION("overlapping by 0.125 along y") {
-    CrossCheckResult r = crossCheck(a, box(Vec3{0.2, 1.875, 0.1}, Vec3{1.0}), s);
+    CrossCheckResult r = crossCheck(a, boxCorners(Vec3{1.0}, Vec3{0.2, 1.875, 0.1}), s);
     CHECK(r.gjkIntersect);
     CHECK(r.lp.intersect);
     CHECK(r.epaRan);
@@ -94,12 +79,14 @@ TEST_CASE("Cross-check: analytic boxes", "[crosscheck]") {
   }
   SECTION("far from the origin and small") {
     const Vec3 o{-8765.4321, 1234.5678, 9999.0};
-    const auto small = box(o, Vec3{1e-3});
-    CrossCheckResult hit = crossCheck(small, box(o + Vec3{1.9e-3, 0.0, 1e-4}, Vec3{1e-3}), s);
+    const auto small = boxCorners(Vec3{1e-3}, o);
+    CrossCheckResult hit =
+        crossCheck(small, boxCorners(Vec3{1e-3}, o + Vec3{1.9e-3, 0.0, 1e-4}), s);
     CHECK(hit.gjkIntersect);
     CHECK(hit.lp.intersect);
     CHECK(hit.gjkMeasure == Approx(1e-4).epsilon(1e-4));
-    CrossCheckResult miss = crossCheck(small, box(o + Vec3{2.1e-3, 0.0, 1e-4}, Vec3{1e-3}), s);
+    CrossCheckResult miss =
+        crossCheck(small, boxCorners(Vec3{1e-3}, o + Vec3{2.1e-3, 0.0, 1e-4}), s);
     CHECK_FALSE(miss.gjkIntersect);
     CHECK_FALSE(miss.lp.intersect);
     CHECK(miss.gjkMeasure == Approx(1e-4).epsilon(1e-6));
@@ -108,7 +95,7 @@ TEST_CASE("Cross-check: analytic boxes", "[crosscheck]") {
     // Force the LP to stop after one pivot: it cannot have reached the zero on a deep overlap.
     Settings capped = s;
     capped.lp.maxPivots = 1;
-    CrossCheckResult r = crossCheck(a, box(Vec3{0.3, 0.2, 0.1}, Vec3{1.0}), capped);
+    CrossCheckResult r = crossCheck(a, boxCorners(Vec3{1.0}, Vec3{0.3, 0.2, 0.1}), capped);
     CHECK(r.gjkIntersect);
     CHECK(r.lpCapped());
     CHECK_FALSE(r.lp.intersect);

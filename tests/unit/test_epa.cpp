@@ -10,25 +10,18 @@
 
 #include "minkowski_reference.h"
 #include "pair_families.h"
+#include "shapes.h"
 #include "tumble/epa.h"
 
 using namespace tumble;
+using tumble::test::boxCorners;
 using tumble::test::ConvexPair;
 using tumble::test::PairGenerator;
 using tumble::test::ShapeKind;
+using tumble::test::shapeOf;
+using tumble::test::smallPair;
 
 namespace {
-
-SupportShape shapeOf(const std::vector<Vec3>& pts) {
-  return SupportShape{pts, {}, {}};
-}
-
-std::vector<Vec3> box(const Vec3& h, const Vec3& c = Vec3{0.0}) {
-  std::vector<Vec3> p;
-  for (int i = 0; i < 8; ++i)
-    p.push_back(c + Vec3{(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
-  return p;
-}
 
 bool finiteUnit(const EpaResult& r) {
   return isFinite(r.depth) && isFinite(r.normal) && isFinite(r.pointA) && isFinite(r.pointB) &&
@@ -66,11 +59,6 @@ void checkTranslation(const std::vector<Vec3>& wa, const std::vector<Vec3>& wb, 
   CHECK_THAT(glm::dot(r.pointA, n), Catch::WithinAbs(hA, tol));
   CHECK_THAT(glm::dot(r.pointB, n), Catch::WithinAbs(-hB, tol));
   CHECK(glm::length(r.pointA - r.pointB - r.depth * n) <= tol);
-}
-
-ConvexPair smallPair(PairGenerator& gen) {
-  ShapeKind ka = gen.randomKind(), kb = gen.randomKind();
-  return gen.next(ka, kb, gen.rng().integer(4, 24), gen.rng().integer(4, 24));
 }
 
 Real precision(const ConvexPair& p) {
@@ -114,11 +102,11 @@ TEST_CASE("EPA depth and normal agree with the Minkowski-difference hull", "[epa
 
 TEST_CASE("EPA: analytic boxes", "[epa]") {
   Settings settings;
-  std::vector<Vec3> a = box({1.0, 2.0, 3.0});
+  std::vector<Vec3> a = boxCorners({1.0, 2.0, 3.0});
   SECTION("overlap along each axis, both frames rotated and far away") {
     Quat rot = glm::normalize(Quat{0.2, -0.5, 0.7, 0.1});
     Transform xa{Vec3{-4e3, 7e3, 1e3}, rot};
-    std::vector<Vec3> b = box({0.5, 0.5, 0.5});
+    std::vector<Vec3> b = boxCorners({0.5, 0.5, 0.5});
     const Vec3 offsets[3] = {{1.3, 0.2, -0.1}, {0.1, -2.4, 0.3}, {-0.2, 0.1, 3.45}};
     const Real depths[3] = {0.2, 0.1, 0.05};
     const Vec3 axes[3] = {{1, 0, 0}, {0, -1, 0}, {0, 0, 1}};
@@ -142,7 +130,7 @@ TEST_CASE("EPA: analytic boxes", "[epa]") {
     CHECK_THAT(std::fabs(x.rotateInverse(q.epa.normal).x), Catch::WithinAbs(1.0, 1e-9));
   }
   SECTION("a small box deep inside a big one") {
-    std::vector<Vec3> small = box({0.1, 0.1, 0.1}, Vec3{0.5, 1.2, -0.4});
+    std::vector<Vec3> small = boxCorners({0.1, 0.1, 0.1}, Vec3{0.5, 1.2, -0.4});
     Query q = penetrate(a, {}, small, {}, settings);
     REQUIRE(finiteUnit(q.epa));
     // Push-out distances: +x 0.6, -x 1.6, +y 0.9, -y 3.3, +z 3.5, -z 2.7; the least is +x.
@@ -162,7 +150,7 @@ TEST_CASE("EPA: analytic boxes", "[epa]") {
 
 TEST_CASE("EPA: touching and flat cases give depth 0 and a unit normal", "[epa]") {
   Settings settings;
-  std::vector<Vec3> a = box({1.0, 1.0, 1.0});
+  std::vector<Vec3> a = boxCorners({1.0, 1.0, 1.0});
   SECTION("touching faces, edges and vertices") {
     const Vec3 centres[] = {{2.0, 0.3, 0.1}, {2.0, 2.0, 0.4}, {2.0, 2.0, 2.0}, {0.0, -2.0, 0.0}};
     for (const Vec3& c : centres) {
@@ -215,8 +203,8 @@ TEST_CASE("EPA: a box barely into a large ground keeps the face it checked", "[e
   // tetrahedron 6e-6 m thin and 200 m wide with faces near the origin on both sides. EPA checks
   // the upward face against a support point; picking the downward one for its better witnesses
   // gave a -y normal, and the manifold then put the cube 3 m into the ground.
-  const std::vector<Vec3> ground = box({100.0, 1.0, 100.0});
-  const std::vector<Vec3> cube = box({0.5, 0.5, 0.5});
+  const std::vector<Vec3> ground = boxCorners({100.0, 1.0, 100.0});
+  const std::vector<Vec3> cube = boxCorners({0.5, 0.5, 0.5});
   const Transform xa{Vec3{0.0, -1.0, 0.0}, Quat{1.0, 0.0, 0.0, 0.0}};
   const Transform xb{
       Vec3{-7.0645780455543417, 0.5852765412550307, 10.417221140725514},
@@ -241,13 +229,13 @@ TEST_CASE("EPA: a box barely into a large ground keeps the face it checked", "[e
 TEST_CASE("EPA: grows GJK simplices of 1, 2 and 3 points", "[epa]") {
   Settings settings;
   // A box and a copy shifted so that vertex 0 of each coincides: GJK stops on its start vertex.
-  std::vector<Vec3> a = box({1.0, 1.0, 1.0});
-  std::vector<Vec3> b = box({1.0, 1.0, 1.0}, Vec3{0.0, 0.0, 0.0});
+  std::vector<Vec3> a = boxCorners({1.0, 1.0, 1.0});
+  std::vector<Vec3> b = boxCorners({1.0, 1.0, 1.0}, Vec3{0.0, 0.0, 0.0});
   Query q = penetrate(a, {}, b, {}, settings);
   REQUIRE(finiteUnit(q.epa));
   CHECK_THAT(q.epa.depth, Catch::WithinAbs(2.0, 1e-9));
   // Hand-made simplices that hold the origin on an edge and in a triangle of A - B.
-  std::vector<Vec3> c = box({0.5, 0.5, 0.5});
+  std::vector<Vec3> c = boxCorners({0.5, 0.5, 0.5});
   for (int count = 2; count <= 3; ++count) {
     GjkResult g;
     g.status = GjkStatus::Intersecting;

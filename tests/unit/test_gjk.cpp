@@ -11,29 +11,23 @@
 #include <string>
 #include <vector>
 
+#include "corpus.h"
 #include "minkowski_reference.h"
 #include "pair_families.h"
+#include "shapes.h"
 #include "tumble/epa.h"
 #include "tumble/gjk.h"
 #include "tumble/hull.h"
 
 using namespace tumble;
+using tumble::test::boxCorners;
 using tumble::test::ConvexPair;
 using tumble::test::PairGenerator;
 using tumble::test::ShapeKind;
+using tumble::test::shapeOf;
+using tumble::test::smallPair;
 
 namespace {
-
-SupportShape shapeOf(const std::vector<Vec3>& pts) {
-  return SupportShape{pts, {}, {}};
-}
-
-std::vector<Vec3> box(const Vec3& h, const Vec3& c = Vec3{0.0}) {
-  std::vector<Vec3> p;
-  for (int i = 0; i < 8; ++i)
-    p.push_back(c + Vec3{(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
-  return p;
-}
 
 bool finite(const GjkResult& r) {
   return isFinite(r.distance) && isFinite(r.pointA) && isFinite(r.pointB);
@@ -52,12 +46,6 @@ void checkSupportingPlanes(const std::vector<Vec3>& wa, const std::vector<Vec3>&
   for (const Vec3& p : wb) worstB = std::max(worstB, glm::dot(r.pointB - p, n));
   CHECK(worstA <= tol);
   CHECK(worstB <= tol);
-}
-
-// Generator pairs with small ellipsoids, so that D = A - B stays a few thousand points.
-ConvexPair smallPair(PairGenerator& gen) {
-  ShapeKind ka = gen.randomKind(), kb = gen.randomKind();
-  return gen.next(ka, kb, gen.rng().integer(4, 24), gen.rng().integer(4, 24));
 }
 
 Real precision(const ConvexPair& p) {
@@ -130,9 +118,9 @@ TEST_CASE("GJK: the pair generator's mix is 30-70% intersecting", "[gjk][familie
 
 TEST_CASE("GJK: analytic box-box and point-box distances", "[gjk]") {
   Settings::Gjk settings;
-  std::vector<Vec3> a = box({1.0, 2.0, 3.0});
+  std::vector<Vec3> a = boxCorners({1.0, 2.0, 3.0});
   SECTION("face to face along x, with rotations of both frames by the same quaternion") {
-    std::vector<Vec3> b = box({0.5, 0.5, 0.5});
+    std::vector<Vec3> b = boxCorners({0.5, 0.5, 0.5});
     Quat q = glm::normalize(Quat{0.9, 0.1, -0.3, 0.2});
     Transform xa{Vec3{100.0, -50.0, 7.0}, q};
     Transform xb{xa.apply(Vec3{2.25, 0.3, -0.4}), q};
@@ -144,7 +132,7 @@ TEST_CASE("GJK: analytic box-box and point-box distances", "[gjk]") {
     CHECK_THAT(lb.x, Catch::WithinAbs(1.75, 1e-12));
   }
   SECTION("corner to corner") {
-    std::vector<Vec3> b = box({0.5, 0.5, 0.5}, Vec3{2.5, 3.5, 4.5});
+    std::vector<Vec3> b = boxCorners({0.5, 0.5, 0.5}, Vec3{2.5, 3.5, 4.5});
     GjkResult r = gjkDistance(shapeOf(a), {}, shapeOf(b), {}, settings);
     REQUIRE(r.status == GjkStatus::Separated);
     CHECK_THAT(r.distance, Catch::WithinAbs(std::sqrt(3.0), 1e-12));
@@ -156,7 +144,7 @@ TEST_CASE("GJK: analytic box-box and point-box distances", "[gjk]") {
     test::PairRng rng(77);
     for (int i = 0; i < 500; ++i) {
       Vec3 h{rng.uniform(0.1, 2.0), rng.uniform(0.1, 2.0), rng.uniform(0.1, 2.0)};
-      std::vector<Vec3> bx = box(h);
+      std::vector<Vec3> bx = boxCorners(h);
       Transform xb{rng.unitVector() * rng.uniform(0.0, 1e3), rng.rotation()};
       Vec3 local{rng.uniform(-4.0, 4.0), rng.uniform(-4.0, 4.0), rng.uniform(-4.0, 4.0)};
       std::vector<Vec3> pt{xb.apply(local)};
@@ -180,7 +168,7 @@ TEST_CASE("GJK: analytic box-box and point-box distances", "[gjk]") {
 
 TEST_CASE("GJK: touching faces, edges and vertices give distance ~0", "[gjk]") {
   Settings::Gjk settings;
-  std::vector<Vec3> a = box({1.0, 1.0, 1.0});
+  std::vector<Vec3> a = boxCorners({1.0, 1.0, 1.0});
   struct Case {
     const char* name;
     Vec3 centre;
@@ -212,11 +200,9 @@ TEST_CASE("GJK: touching faces, edges and vertices give distance ~0", "[gjk]") {
 // Coordinates on a 1/64 grid in [-512, 512], so B moved onto A's vertex is exact.
 TEST_CASE("GJK: point sets sharing a vertex are at distance 0", "[gjk][fuzz]") {
   Settings::Gjk settings;
+  // The minimal pair of that finding (regression-gjk-shared-vertex-min).
   {
-    std::vector<Vec3> a = {{-510.0, 510.0, 511.984375}, {511.984375, 511.984375, 511.984375}};
-    std::vector<Vec3> b = {{511.984375, 511.984375, -508.015625},
-                           {509.984375, 511.984375, 511.984375},
-                           {511.984375, 511.984375, 511.984375}};
+    const auto [a, b, fuzzSettings] = test::narrowphaseCase("regression-gjk-shared-vertex-min");
     GjkResult r = gjkDistance(shapeOf(a), {}, shapeOf(b), {}, settings);
     CHECK(r.distance <= 1e-9);
     CHECK(gjkIntersect(shapeOf(a), {}, shapeOf(b), {}, settings).status !=
@@ -224,38 +210,28 @@ TEST_CASE("GJK: point sets sharing a vertex are at distance 0", "[gjk][fuzz]") {
   }
   // Two more findings: the origin on a face of A - B with a far simplex vertex; GJK stalled in
   // floating point at 7.3e-5 and 2.9e-4 (the support was a tied point on the supporting plane;
-  // a tilted second request finds the shared vertex).
-  const Vec3 s{-512.0, -512.0, -512.0};
-  const std::vector<Vec3> bTies = {{130, -512, -512}, {-512, -512, -511.046875}, s, s, s, s};
-  const std::vector<Vec3> bTies2 = {{130, -512, -512}, {-512, -512, -511.296875}, s, s, s, s};
-  const std::vector<Vec3> aTies = {
-      {511.984375, 511.984375, 508.25}, {-512, -131.984375, 511.984375}, s,
-      {-8, -441.484375, -512},          {-508.015625, 511.984375, -126}, {-512, -511.921875, 508}};
-  const std::vector<Vec3> aTies2 = {{511.984375, 511.984375, 508.25},
-                                    {-512, -131.984375, 511.984375},
-                                    {511.984375, 508, -512},
-                                    {-512, -510.515625, -504.015625},
-                                    s,
-                                    {-512, -511.734375, 132}};
-  CHECK(gjkDistance(shapeOf(aTies), {}, shapeOf(bTies), {}, settings).distance <= 1e-9);
-  CHECK(gjkDistance(shapeOf(aTies2), {}, shapeOf(bTies2), {}, settings).distance <= 1e-9);
-  // The same with A's third point moved so that a tilt of 1e-3 rad changes A's support too: the
-  // tie must be broken by a smaller tilt first.
-  std::vector<Vec3> aTies3 = aTies2;
-  aTies3[2] = {511.984375, -511.25, -512};
-  CHECK(gjkDistance(shapeOf(aTies3), {}, shapeOf(bTies2), {}, settings).distance <= 1e-9);
-  // A fourth: the supporting faces along -v are segments along x through the shared vertex,
-  // so A - B's face there has the origin on an edge, not at a vertex: every tilt met a vertex of
-  // that face in the simplex's plane and GJK stopped at 0.0013. The tied pair nearest the
-  // witnesses is the shared vertex.
-  const Vec3 v0{511.984375, 511.984375, 511.984375};
-  const std::vector<Vec3> aEdge = {v0,
-                                   {511.984375, -458.125, 492.0},
-                                   {511.984375, -511.796875, -340.015625},
-                                   {-508.015625, v0.y, v0.z}};
-  const std::vector<Vec3> bEdge = {{v0.x, 511.921875, v0.z}, {-320.015625, v0.y, v0.z}, v0};
-  CHECK(gjkDistance(shapeOf(aEdge), {}, shapeOf(bEdge), {}, settings).distance <= 1e-9);
-  CHECK(gjkDistance(shapeOf(bEdge), {}, shapeOf(aEdge), {}, settings).distance <= 1e-9);
+  // a tilted second request finds the shared vertex). The -zyx files hold them with x and z
+  // swapped, as the GCC replay read regression-gjk-sliver-stall and regression-gjk-tied-support
+  // before the decoder read the coordinates in order, and with B's six points.
+  // regression-gjk-tied-support-2-zyx: A's third point moved so that a tilt of 1e-3 rad changes
+  // A's support too: the tie must be broken by a smaller tilt first.
+  for (const char* name : {"regression-gjk-sliver-stall-zyx", "regression-gjk-tied-support-zyx",
+                           "regression-gjk-tied-support-2-zyx"}) {
+    CAPTURE(name);
+    const auto [a, b, fuzzSettings] = test::narrowphaseCase(name);
+    CHECK(gjkDistance(shapeOf(a), {}, shapeOf(b), {}, settings).distance <= 1e-9);
+  }
+  // A fourth (regression-gjk-shared-vertex-edge-min, the finding without its duplicate points):
+  // the supporting faces along -v are segments along x through the shared vertex, so A - B's face
+  // there has the origin on an edge, not at a vertex: every tilt met a vertex of that face in the
+  // simplex's plane and GJK stopped at 0.0013. The tied pair nearest the witnesses is the shared
+  // vertex.
+  {
+    const auto [a, b, fuzzSettings] =
+        test::narrowphaseCase("regression-gjk-shared-vertex-edge-min");
+    CHECK(gjkDistance(shapeOf(a), {}, shapeOf(b), {}, settings).distance <= 1e-9);
+    CHECK(gjkDistance(shapeOf(b), {}, shapeOf(a), {}, settings).distance <= 1e-9);
+  }
   std::mt19937_64 rng(0x5aa3edull);
   std::uniform_int_distribution<int> grid(-512 * 64, 512 * 64), count(1, 6), kind(0, 3);
   std::uniform_int_distribution<int> small(-128, 128), large(-1024 * 64, 1024 * 64);
@@ -290,11 +266,11 @@ TEST_CASE("GJK: point sets sharing a vertex are at distance 0", "[gjk][fuzz]") {
 
 TEST_CASE("GJK: identical shapes, nested shapes, points and segments inside", "[gjk]") {
   Settings::Gjk settings;
-  std::vector<Vec3> a = box({1.0, 2.0, 0.5});
+  std::vector<Vec3> a = boxCorners({1.0, 2.0, 0.5});
   Transform x{Vec3{1e4, -3e3, 5.0}, glm::normalize(Quat{0.3, 0.4, 0.5, 0.6})};
   CHECK(gjkDistance(shapeOf(a), x, shapeOf(a), x, settings).intersecting());
   CHECK(gjkIntersect(shapeOf(a), x, shapeOf(a), x, settings).intersecting());
-  std::vector<Vec3> inner = box({0.1, 0.1, 0.1}, Vec3{0.2, -0.3, 0.1});
+  std::vector<Vec3> inner = boxCorners({0.1, 0.1, 0.1}, Vec3{0.2, -0.3, 0.1});
   CHECK(gjkDistance(shapeOf(a), x, shapeOf(inner), x, settings).intersecting());
   CHECK(gjkDistance(shapeOf(inner), x, shapeOf(a), x, settings).intersecting());
   std::vector<Vec3> point{Vec3{0.5, 0.5, 0.1}};
@@ -333,7 +309,7 @@ TEST_CASE("GJK: coplanar point sets and segments", "[gjk]") {
   // Flat polygon against a box below it.
   std::vector<Vec3> poly{{-1.0, 3.0, -1.0}, {1.0, 3.0, -1.0}, {1.0, 3.0, 1.0},
                          {-1.0, 3.0, 1.0},  {0.0, 3.0, 0.0},  {0.5, 3.0, 0.2}};
-  GjkResult rp = gjkDistance(shapeOf(poly), {}, shapeOf(box({1.0, 1.0, 1.0})), {}, settings);
+  GjkResult rp = gjkDistance(shapeOf(poly), {}, shapeOf(boxCorners({1.0, 1.0, 1.0})), {}, settings);
   CHECK_THAT(rp.distance, Catch::WithinAbs(2.0, 1e-13));
 }
 

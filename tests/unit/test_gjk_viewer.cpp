@@ -14,21 +14,16 @@
 #include <vector>
 
 #include "../../demo/app/gjk_viewer_model.h"
+#include "random.h"
 #include "tumble/shape_file.h"
 
 using namespace tumble;
 using namespace tumble::demo;
+using tumble::test::uniform;
 
 namespace {
 
 const std::filesystem::path kShapes = std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets/shapes";
-
-Real unit(std::mt19937_64& rng) {
-  return static_cast<Real>(rng() >> 11) * 0x1.0p-53;
-}
-Real uniform(std::mt19937_64& rng, Real lo, Real hi) {
-  return lo + (hi - lo) * unit(rng);
-}
 
 Quat randomRotation(std::mt19937_64& rng) {
   for (;;) {

@@ -11,8 +11,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "corpus.h"
 #include "geometry/qhull_backend.h"
-#include "geometry_test_util.h"
+#include "random.h"
+#include "shapes.h"
 #include "tumble/hull.h"
 
 using namespace tumble;
@@ -359,12 +361,11 @@ TEST_CASE("hull is deterministic and thread-safe", "[hull]") {
 TEST_CASE("the hull of a set scaled by a power of two is the same hull", "[hull]") {
   // Scaling by 2^k is exact, so the faces must be the same cycles with the same unit normals. At
   // 1e-79 m and below the products inside Qhull underflowed and the normals came out short.
-  // The fuzz input that found it: 5e-79 m coordinates that differ by 1e-84, and two subnormals.
-  const Real s = -5.344687647454282e-79;
-  std::vector<Vec3> tiny = {{0.0, -5.344644700674786e-79, s}, {s, s, s},
-                            {-5.3443453348745825e-79, s, s},  {s, s, s},
-                            {s, s, 9.5438216970284e-310},     {1.3262473694e-314, 0.0, 0.0}};
-  auto hull = ConvexHull::build(tiny);
+  // The fuzz input that found it (regression-tiny-hull): 5e-79 m coordinates that differ by
+  // 1e-84, and two subnormals.
+  const fuzz::HullInput tiny = tumble::test::hullCase("regression-tiny-hull");
+  REQUIRE(tiny.points.size() == 6);
+  auto hull = ConvexHull::build(tiny.points);
   if (hull.ok()) {
     for (const HullFace& f : hull->faces()) CHECK(std::abs(glm::length(f.normal) - 1.0) < 1e-12);
   } else {

@@ -3,7 +3,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "geometry_test_util.h"
+#include "random.h"
+#include "shapes.h"
 #include "tumble/hull.h"
 
 // Mass properties of hulls against analytic values, closed forms and Monte Carlo.

@@ -1,93 +1,25 @@
 // The vertex LP test (lp.h): exact cases, the article's derived queries, caps, degenerate inputs,
 // and agreement with GLPK solving the same LP built independently with its own API.
-#include <glpk.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <utility>
 #include <vector>
 
+#include "corpus.h"
+#include "glpk_oracle.h"
 #include "pair_families.h"
-#include "test_support.h"
+#include "shapes.h"
 #include "tumble/crosscheck.h"
 #include "tumble/lp.h"
 
 using namespace tumble;
-using tumble::test::FpTrapsOff;
+using tumble::test::boxCorners;
+using tumble::test::GlpkAnswer;
+using tumble::test::glpkObjective;
+using tumble::test::narrowphaseCase;
 
 namespace {
-
-std::vector<Vec3> box(const Vec3& centre, const Vec3& half) {
-  std::vector<Vec3> pts;
-  for (int i = 0; i < 8; ++i)
-    pts.push_back(centre + Vec3{(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
-                                (i & 4) ? half.z : -half.z});
-  return pts;
-}
-
-struct GlpkAnswer {
-  bool solved = false;
-  Real objective = 0.0;  ///< e^T (b - A x) at GLPK's optimum
-};
-
-// Kreuzer's problem P2 built directly with GLPK's API: rows = the normalised coordinates of
-// sum(l s) - sum(m t) <= 0 and the two convexity rows <= 1; columns x >= 0; minimise
-// -e^T A x (the objective e^T (b - A x) minus the constant e^T b = 2). Same normalisation as the
-// engine documents (bounding-box centre, half-extent), computed here on its own.
-GlpkAnswer glpkObjective(const std::vector<Vec3>& a, const std::vector<Vec3>& b,
-                         bool exact = false) {
-  Vec3 lo = a[0], hi = a[0];
-  for (const auto* set : {&a, &b})
-    for (const Vec3& p : *set) {
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-    }
-  const Vec3 c = 0.5 * (lo + hi);
-  const Real h = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}) * 0.5;
-  const int m = static_cast<int>(a.size() + b.size());
-
-  FpTrapsOff traps;
-  glp_term_out(GLP_OFF);
-  glp_prob* lp = glp_create_prob();
-  glp_set_obj_dir(lp, GLP_MIN);
-  glp_add_rows(lp, 5);
-  for (int i = 1; i <= 5; ++i) glp_set_row_bnds(lp, i, GLP_UP, 0.0, i <= 3 ? 0.0 : 1.0);
-  glp_add_cols(lp, m);
-  std::vector<int> ia{0}, ja{0};
-  std::vector<double> ar{0.0};
-  for (int j = 1; j <= m; ++j) {
-    const bool inA = j <= static_cast<int>(a.size());
-    const Vec3 p = inA ? a[static_cast<size_t>(j - 1)] : b[static_cast<size_t>(j - 1) - a.size()];
-    const Real sign = inA ? 1.0 : -1.0;
-    const Vec3 col = sign * ((p - c) / h);
-    glp_set_col_bnds(lp, j, GLP_LO, 0.0, 0.0);
-    glp_set_obj_coef(lp, j, -(col.x + col.y + col.z + 1.0));
-    for (int i = 0; i < 3; ++i) {
-      ia.push_back(i + 1);
-      ja.push_back(j);
-      ar.push_back(col[i]);
-    }
-    ia.push_back(inA ? 4 : 5);
-    ja.push_back(j);
-    ar.push_back(1.0);
-  }
-  glp_load_matrix(lp, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  GlpkAnswer ans;
-  bool ok = glp_simplex(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT;
-  // Near contact GLPK's floating-point simplex can be off by 1e-8; its rational simplex, started
-  // from that basis, is exact on the (rounded) data.
-  if (ok && exact) ok = glp_exact(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT;
-  if (ok) {
-    ans.solved = true;
-    ans.objective = 2.0 + glp_get_obj_val(lp);
-  }
-  glp_delete_prob(lp);
-  return ans;
-}
 
 Settings::Lp defaults() {
   return Settings{}.lp;
@@ -116,7 +48,7 @@ void checkFindingIntersects(const std::vector<Vec3>& a, const std::vector<Vec3>&
 
 TEST_CASE("LP: identical, nested, touching and separated boxes", "[lp]") {
   const auto s = defaults();
-  const auto unit = box(Vec3{0.0}, Vec3{1.0});
+  const auto unit = boxCorners(Vec3{1.0});
   SECTION("identical sets intersect with a zero objective") {
     LpResult r = lpIntersect(unit, unit, s);
     CHECK(r.status == LpStatus::Optimal);
@@ -125,16 +57,16 @@ TEST_CASE("LP: identical, nested, touching and separated boxes", "[lp]") {
     CHECK(r.scale == Approx(1.0));
   }
   SECTION("one inside the other") {
-    LpResult r = lpIntersect(unit, box(Vec3{0.1, -0.2, 0.3}, Vec3{0.2}), s);
+    LpResult r = lpIntersect(unit, boxCorners(Vec3{0.2}, Vec3{0.1, -0.2, 0.3}), s);
     CHECK(r.intersect);
   }
   SECTION("touching faces, edges and vertices intersect") {
-    CHECK(lpIntersect(unit, box(Vec3{2.0, 0.3, -0.4}, Vec3{1.0}), s).intersect);
-    CHECK(lpIntersect(unit, box(Vec3{2.0, 2.0, 0.5}, Vec3{1.0}), s).intersect);
-    CHECK(lpIntersect(unit, box(Vec3{2.0, 2.0, 2.0}, Vec3{1.0}), s).intersect);
+    CHECK(lpIntersect(unit, boxCorners(Vec3{1.0}, Vec3{2.0, 0.3, -0.4}), s).intersect);
+    CHECK(lpIntersect(unit, boxCorners(Vec3{1.0}, Vec3{2.0, 2.0, 0.5}), s).intersect);
+    CHECK(lpIntersect(unit, boxCorners(Vec3{1.0}, Vec3{2.0, 2.0, 2.0}), s).intersect);
   }
   SECTION("a gap of 1e-6 of the size separates") {
-    LpResult r = lpIntersect(unit, box(Vec3{2.0 + 2e-6, 0.3, -0.4}, Vec3{1.0}), s);
+    LpResult r = lpIntersect(unit, boxCorners(Vec3{1.0}, Vec3{2.0 + 2e-6, 0.3, -0.4}), s);
     CHECK(r.status == LpStatus::Optimal);
     CHECK_FALSE(r.intersect);
     CHECK(r.objective > s.epsilon);
@@ -142,9 +74,9 @@ TEST_CASE("LP: identical, nested, touching and separated boxes", "[lp]") {
   SECTION("far offsets and tiny sizes: 1e4 away, 1e-3 large, gap 1e-9 m") {
     const Vec3 o{9876.5, -4321.25, 7777.125};
     const Vec3 half{1e-3, 0.6e-3, 0.8e-3};
-    const auto a = box(o, half);
-    CHECK_FALSE(lpIntersect(a, box(o + Vec3{2e-3 + 1e-9, 0.0, 0.0}, half), s).intersect);
-    CHECK(lpIntersect(a, box(o + Vec3{2e-3 - 1e-9, 1e-4, 0.0}, half), s).intersect);
+    const auto a = boxCorners(half, o);
+    CHECK_FALSE(lpIntersect(a, boxCorners(half, o + Vec3{2e-3 + 1e-9, 0.0, 0.0}), s).intersect);
+    CHECK(lpIntersect(a, boxCorners(half, o + Vec3{2e-3 - 1e-9, 1e-4, 0.0}), s).intersect);
   }
 }
 
@@ -167,14 +99,14 @@ TEST_CASE("LP: the one-point shortcut compares absolute differences", "[lp]") {
 
 TEST_CASE("LP: point in polytope and polytope subset", "[lp]") {
   const auto s = defaults();
-  const auto unit = box(Vec3{0.0}, Vec3{1.0});
+  const auto unit = boxCorners(Vec3{1.0});
   CHECK(lpContainsPoint(unit, Vec3{0.2, -0.5, 0.9}, s).intersect);
   CHECK(lpContainsPoint(unit, Vec3{1.0, 0.3, -0.2}, s).intersect);  // on a face
   CHECK(lpContainsPoint(unit, Vec3{1.0, 1.0, 1.0}, s).intersect);   // a vertex
   CHECK_FALSE(lpContainsPoint(unit, Vec3{1.0 + 1e-7, 0.3, -0.2}, s).intersect);
   CHECK_FALSE(lpContainsPoint(unit, Vec3{1.5, 1.5, 0.0}, s).intersect);
 
-  auto inner = box(Vec3{0.1}, Vec3{0.5});
+  auto inner = boxCorners(Vec3{0.5}, Vec3{0.1});
   LpSubsetResult in = lpSubset(inner, unit, s);
   CHECK(in.subset);
   CHECK_FALSE(in.outside.has_value());
@@ -188,7 +120,7 @@ TEST_CASE("LP: point in polytope and polytope subset", "[lp]") {
 }
 
 TEST_CASE("LP: empty sets intersect nothing", "[lp]") {
-  const auto unit = box(Vec3{0.0}, Vec3{1.0});
+  const auto unit = boxCorners(Vec3{1.0});
   LpResult r = lpIntersect(unit, {}, defaults());
   CHECK_FALSE(r.intersect);
   CHECK(r.objective == Approx(2.0));
@@ -381,37 +313,16 @@ TEST_CASE("LP: the verdict is read from a freshly factored basis", "[lp][glpk]")
   // B, for sets 1024 m across (depth 7.6e-5 h). Dantzig's pivots first pass through a basis with
   // reduced costs of 1e13; the updated x_B then drifted by 5.7e-4, and the test stopped "optimal"
   // and separated at an objective of 5.7e-4 (lp.cpp, run()).
-  const std::vector<Vec3> a = {{0.0, 0.0, 40.0},
-                               {0.0, 0.0, 0.0},
-                               {508.546875, 511.984375, -254.0},
-                               {-510.0, -391.453125, -510.625},
-                               {-508.015625, -508.0, -511.984375},
-                               {-512.0, -512.0, -511.890625},
-                               {0.0, 1.0, -512.0},
-                               {-512.0, -511.875, -512.0}};
-  std::vector<Vec3> b = {{-253.984375, -254.0, 511.984375},
-                         {511.984375, -508.015625, -128.0},
-                         {-510.5, -71.96875, 511.234375}};
-  for (int i = 0; i < 10; ++i) b.push_back(Vec3(-512.0));
   // The second finding (regression-lp-drift-2): B's third point moved, 0.0088 m deep.
-  std::vector<Vec3> b2 = b;
-  b2[2] = Vec3(-138.5, -71.96875, 511.234375);
   // The third (regression-lp-drift-3): 0.00073 m deep; Bland's rule from the slack basis ends
   // in the same infeasible basis as Dantzig's.
-  std::vector<Vec3> b3 = b;
-  b3[2] = Vec3(-510.5, -502.734375, 317.71875);
-  b3[3] = Vec3(-508.015625, -512.0, -512.0);
   // The fourth (regression-lp-readmit): 0.039 m deep; after the recomputation one more pivot,
   // and the column that had just left was the improving one (kept out, the LP stopped at 5.7e-4).
-  std::vector<Vec3> b4 = b;
-  b4[1] = Vec3(511.984375, -124.015625, -128.0);
-  b4[2] = Vec3(-512.0, -71.96875, 511.234375);
-  b4[3] = Vec3(-509.546875, -512.0, -512.0);
-  for (int i = 0; i < 3; ++i) b4.push_back(Vec3(-512.0));
-  const std::vector<Vec3>* findings[] = {&b, &b2, &b3, &b4};
-  for (int k = 0; k < 4; ++k) {
-    CAPTURE(k);
-    checkFindingIntersects(a, *findings[k]);
+  for (const char* name : {"regression-lp-drift", "regression-lp-drift-2", "regression-lp-drift-3",
+                           "regression-lp-readmit"}) {
+    CAPTURE(name);
+    const auto finding = narrowphaseCase(name);
+    checkFindingIntersects(finding.a, finding.b);
   }
 }
 
@@ -421,13 +332,8 @@ TEST_CASE("LP: basic values are refined against the columns", "[lp][glpk]") {
   // B^-1 b is off by about 1e-9 (epsilon): the basis proved "infeasible" and the LP said
   // separated at an objective of 1.16e-9. One step of iterative refinement at each
   // refactorisation recovers x_B.
-  const Vec3 s{-512.0, -512.0, -512.0};
-  const std::vector<Vec3> a = {{508.25, -510.4375, -512.0},           {-512.0, -512.0, 511.953125},
-                               {511.984375, 511.984375, -510.515625}, s,
-                               {-512.0, 131.84375, -511.734375},      s};
-  const std::vector<Vec3> b = {
-      {-509.0625, 132.0, -511.734375}, s, {146.0, -511.296875, -512.0}, s, s, s, s, s, s};
-  checkFindingIntersects(a, b);
+  const auto finding = narrowphaseCase("regression-lp-refine");
+  checkFindingIntersects(finding.a, finding.b);
 }
 
 TEST_CASE("LP: 'separated' is said only with a plane that separates the points", "[lp][glpk]") {
@@ -435,20 +341,8 @@ TEST_CASE("LP: 'separated' is said only with a plane that separates the points",
   // The final basis holds two pairs of near-duplicate points (condition about 1e13); a basic
   // column's reduced cost, which pricing never looks at, read -7.8e-4, and the LP stopped
   // "optimal" at 5.7e-4. The duals' plane, checked against the points, does not separate them.
-  const std::vector<Vec3> a = {{0.0, 0.0, 40.0},
-                               {0.0, 0.0, 0.0},
-                               {508.546875, 511.984375, -254.0},
-                               {-510.0, -391.453125, -510.625},
-                               {-508.515625, -508.0, -511.984375},
-                               {-512.0, -512.0, -511.890625},
-                               {0.0, 1.0, -512.0},
-                               {-512.0, -511.875, -512.0}};
-  std::vector<Vec3> b = {{-253.984375, -254.0, 511.984375},
-                         {511.984375, -508.015625, -228.0},
-                         {-512.0, -72.0, 511.234375},
-                         {-509.546875, -512.0, -512.0}};
-  for (int i = 0; i < 12; ++i) b.push_back(Vec3(-512.0));
-  checkFindingIntersects(a, b);
+  const auto finding = narrowphaseCase("regression-lp-certificate");
+  checkFindingIntersects(finding.a, finding.b);
 }
 
 TEST_CASE("LP: a verdict double precision cannot back is found again in long double",
@@ -456,71 +350,23 @@ TEST_CASE("LP: a verdict double precision cannot back is found again in long dou
   // Found by fuzz_narrowphase (regression-lp-precise): 0.795 m deep for sets 1024 m across. In
   // double precision both pricing rules end "separated" at 2.4e-7 without a separating plane;
   // the long double run finds the intersection.
-  const std::vector<Vec3> a = {{0.0, 0.0, 40.0625},
-                               {0.0, 0.0, 0.0},
-                               {508.546875, 511.984375, -254.0},
-                               {-510.0, -391.453125, -510.625},
-                               {-508.015625, -508.0, -511.984375},
-                               {-512.0, -512.0, -511.984375},
-                               {1.0, 1.0, -512.0},
-                               {-512.0, -239.875, -512.0}};
-  const std::vector<Vec3> b = {
-      {-253.984375, -254.0, 511.984375}, {511.984375, -124.015625, -503.984375},
-      {317.71875, -222.875, -512.0},     {-512.0, -512.0, -512.0},
-      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0},
-      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0},
-      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0},
-      {-512.0, -512.0, -512.0},          {-224.0, -222.875, -350.875},
-      {-512.0, -512.0, -512.0},          {-512.0, -512.0, 116.765625},
-      {-512.0, -512.0, -512.0},          {-512.0, -512.0, -512.0}};
-  checkFindingIntersects(a, b);
+  const auto finding = narrowphaseCase("regression-lp-precise");
+  checkFindingIntersects(finding.a, finding.b);
 }
 
 TEST_CASE("LP: without a certificate in long double the swapped problem is solved", "[lp][glpk]") {
   // Found by fuzz_narrowphase (regression-lp-swapped): 49 m deep for sets 1024 m across. Double
   // and long double both end 1.25e-9 above epsilon with no separating plane; with B's columns
   // first the pivots take another path and find the intersection.
-  const std::vector<Vec3> a = {{0.0, 0.0, 56.0625},
-                               {0.0, 0.0, 0.0},
-                               {508.546875, 511.984375, -254.0},
-                               {-510.0, -391.453125, -510.625},
-                               {-508.015625, -508.0, -367.25},
-                               {-512.0, -512.0, -511.984375},
-                               {1.0, 1.0, -512.0},
-                               {-512.0, -239.875, -512.0}};
-  const std::vector<Vec3> b = {{-253.984375, -254.0, 511.984375},
-                               {511.984375, -508.015625, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0},
-                               {-512.0, -128.0, 364.015625},
-                               {367.421875, 367.421875, 367.421875},
-                               {367.421875, 367.421875, 367.421875}};
-  checkFindingIntersects(a, b);
+  const auto finding = narrowphaseCase("regression-lp-swapped");
+  checkFindingIntersects(finding.a, finding.b);
 }
 
 TEST_CASE("LP: the pivot cap covers the runs after an uncertified one", "[lp]") {
   // Found by fuzz_narrowphase (regression-lp-cap): with the cap at 8 the first run stopped
   // uncertified after 8 pivots and the long double run was given 1 more; and when the cap ends
   // the search for a certified verdict, the status says so.
-  const std::vector<Vec3> a = {{-512.0, -512.0, -512.0},
-                               {130.0, -479.921875, -479.875},
-                               {508.0, 511.984375, 511.984375},
-                               {-508.015625, -512.0, -441.484375},
-                               {-423.65625, -423.65625, -423.65625},
-                               {-423.65625, -423.65625, -423.65625},
-                               {-423.65625, -423.65625, -423.65625},
-                               {128.34375, -479.921875, -479.875},
-                               {508.0, -420.015625, -423.65625}};
-  const std::vector<Vec3> b = {{-423.65625, -423.65625, -423.65625}};
+  const auto [a, b, fuzzSettings] = narrowphaseCase("regression-lp-cap");
   for (int cap = 1; cap <= 40; ++cap) {
     Settings::Lp settings = defaults();
     settings.maxPivots = cap;
@@ -542,45 +388,9 @@ TEST_CASE("LP: a verdict no run can certify is marked uncertified", "[lp][glpk]"
   // Found by fuzz_narrowphase (regression-lp-uncertified-*): 0.031 and 10.7 m deep for sets
   // 1024 m across. Double, long double and the swapped problem all end 1.1-1.3e-9 above epsilon
   // without a separating plane. Not solved: the LP says so instead of a bare "separated".
-  const std::vector<std::pair<std::vector<Vec3>, std::vector<Vec3>>> pairs = {
-      {{{-509.96875, 511.984375, 511.96875},
-        {511.984375, 511.984375, -256.015625},
-        {511.984375, 511.953125, 510.125},
-        {511.953125, 511.984375, 511.984375},
-        {511.984375, 511.984375, 511.984375}},
-       {{511.96875, 511.984375, 511.984375},
-        {511.96875, 511.96875, 511.984375},
-        {511.984375, 511.984375, -256.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0}}},
-      {{{0.0, 0.0, 40.0},
-        {0.0, 0.0, -259.9375},
-        {108.546875, 511.984375, -254.0},
-        {110.0, 511.984375, -254.0},
-        {-510.0, -391.453125, -510.625},
-        {-508.015625, -508.0, -511.984375},
-        {-512.0, 508.0, -500.0},
-        {0.0, 0.0, 40.0}},
-       {{0.0, 0.0, -259.9375},
-        {108.546875, 511.984375, -254.0},
-        {110.0, 511.984375, -254.0},
-        {-510.0, -391.453125, -510.625},
-        {-508.015625, -508.0, -511.984375},
-        {-512.0, -512.0, -511.890625},
-        {0.0, 1.0, -348.0},
-        {-512.0, -511.875, -512.0},
-        {511.984375, 511.984375, -124.015625},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -512.0},
-        {-512.0, -512.0, -511.890625},
-        {0.0, 1.0, -348.0}}},
-  };
-  for (const auto& [a, b] : pairs) {
+  for (const char* name : {"regression-lp-uncertified-1", "regression-lp-uncertified-2"}) {
+    CAPTURE(name);
+    const auto [a, b, fuzzSettings] = narrowphaseCase(name);
     const GlpkAnswer g = glpkObjective(a, b, true);
     REQUIRE(g.solved);
     CHECK(g.objective <= 1e-15);  // GLPK's rational simplex: they intersect
@@ -593,14 +403,7 @@ TEST_CASE("LP: a verdict no run can certify is marked uncertified", "[lp][glpk]"
 TEST_CASE("LP: an uncertified residual is reported within the objective's range", "[lp]") {
   // Found by fuzz_narrowphase in CI (regression-lp-range): separated by 2.5 m (GJK); the drifted
   // basic values had a residual of 7.1, which was reported as the objective (its range is [0, 2]).
-  const std::vector<Vec3> a = {{0.0, -483.890625, -511.984375}, {-512.0, -510.0, -510.0},
-                               {-254.0, 511.96875, 511.984375}, {-7.0, -511.046875, -512.0},
-                               {-350.0, -351.375, -351.375},    {2.0, -510.5, -512.0},
-                               {0.0, -512.0, -512.0},           {-266.03125, -512.0, -512.0}};
-  const std::vector<Vec3> b = {{-512.0, -512.0, -512.0}, {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0}, {-512.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0}, {-484.0, -512.0, -512.0},
-                               {-512.0, -512.0, -512.0}, {-512.0, -512.0, -512.0}};
+  const auto [a, b, fuzzSettings] = narrowphaseCase("regression-lp-range");
   for (LpPricing pricing : {LpPricing::DantzigBland, LpPricing::Bland}) {
     LpOptions options;
     options.pricing = pricing;
@@ -620,11 +423,7 @@ TEST_CASE("LP: 'intersect' is said only of a point whose residual is within epsi
   // A (exact arithmetic; GJK: 1.62 m). A 1.9e-9 pivot made the basis' condition 1e15; its
   // recomputed slacks summed to 5e-17 and the LP said "intersect". The residual b - A x from the
   // columns themselves is large there: no certificate, solved again in long double.
-  const std::vector<Vec3> a = {{0.0, -483.890625, -511.984375}, {-512.0, -510.0, -510.0},
-                               {-254.0, 511.96875, 511.984375}, {1.0, -412.0, -510.0},
-                               {-350.0, -351.375, -351.375},    {2.0, -510.5, -512.0},
-                               {0.0, -512.0, -512.0},           {-510.03125, -512.0, -512.0}};
-  const std::vector<Vec3> b(8, Vec3(-512.0));
+  const auto [a, b, fuzzSettings] = narrowphaseCase("regression-lp-residual");
   const GlpkAnswer g = glpkObjective(a, b, true);
   REQUIRE(g.solved);
   CHECK(g.objective > 1e-3);  // GLPK's rational simplex: separated

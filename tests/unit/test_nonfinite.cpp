@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "test_support.h"
+#include "fp_traps.h"
 #include "world_fixtures.h"
 
 using namespace tumble;

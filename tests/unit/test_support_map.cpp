@@ -5,7 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "geometry_test_util.h"
+#include "random.h"
+#include "shapes.h"
 #include "tumble/hull.h"
 #include "tumble/support.h"
 

@@ -14,7 +14,7 @@
 #include <limits>
 #include <vector>
 
-#include "test_support.h"
+#include "fp_traps.h"
 #include "tumble/math.h"
 
 namespace tumble::test {

@@ -254,4 +254,11 @@ class PairGenerator {
   PairRng rng_;
 };
 
+/// A pair of random kinds with 4..24 points each, so that D = A - B stays a few thousand points
+/// (the Minkowski references of the GJK and EPA tests).
+inline ConvexPair smallPair(PairGenerator& gen) {
+  ShapeKind ka = gen.randomKind(), kb = gen.randomKind();
+  return gen.next(ka, kb, gen.rng().integer(4, 24), gen.rng().integer(4, 24));
+}
+
 }  // namespace tumble::test

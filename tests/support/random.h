@@ -2,7 +2,6 @@
 // Random point clouds for the geometry tests (fixed seeds; our own uniform mapping so the numbers
 // do not depend on the standard library's distributions).
 #include <cmath>
-#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -45,14 +44,9 @@ inline std::vector<Vec3> ellipsoidPoints(std::mt19937_64& rng, size_t count, con
   return out;
 }
 
-/// The 8 corners of the box [-half, half], corner i has +x if bit 0, +y if bit 1, +z if bit 2.
-inline std::vector<Vec3> boxCorners(const Vec3& half) {
-  std::vector<Vec3> out;
-  for (int i = 0; i < 8; ++i) {
-    out.emplace_back((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y,
-                     (i & 4) ? half.z : -half.z);
-  }
-  return out;
+/// Uniform in [lo, hi], both inclusive.
+inline int uniformInt(std::mt19937_64& rng, int lo, int hi) {
+  return lo + static_cast<int>(rng() % static_cast<unsigned long long>(hi - lo + 1));
 }
 
 }  // namespace tumble::test

@@ -1,22 +1,15 @@
 #pragma once
-// Shapes and small scenes shared by the world tests.
+// Small scenes shared by the world tests (the box hull is shapes.h's).
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "shapes.h"
 #include "tumble/world.h"
 
 namespace tumble::test {
-
-inline std::shared_ptr<const ConvexHull> boxHull(const Vec3& h) {
-  std::vector<Vec3> pts;
-  for (int i = 0; i < 8; ++i)
-    pts.emplace_back((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
-  auto hull = ConvexHull::build(pts);
-  return std::make_shared<const ConvexHull>(std::move(*hull));
-}
 
 /// A static ground box with its top face at y = 0.
 inline BodyId addGround(World& w, Real halfSize = 20.0, Real friction = 0.5) {

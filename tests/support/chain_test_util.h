@@ -4,23 +4,17 @@
 #include <random>
 #include <vector>
 
+#include "random.h"
 #include "tumble/chain.h"
 #include "tumble/segment.h"
 
 namespace tumble::test {
 
-inline Real uniform01(std::mt19937_64& rng) {
-  return static_cast<Real>(rng() >> 11) * 0x1.0p-53;
-}
-inline Real uniformIn(std::mt19937_64& rng, Real lo, Real hi) {
-  return lo + (hi - lo) * uniform01(rng);
-}
-inline int uniformInt(std::mt19937_64& rng, int lo, int hi) {  // inclusive
-  return lo + static_cast<int>(rng() % static_cast<unsigned long long>(hi - lo + 1));
-}
-inline Vec3 unitVector(std::mt19937_64& rng) {
+/// Uniform on the unit sphere, by rejection from the cube outside a ball of radius 0.1 (not
+/// unitVector: the chain tests' seeded sequences depend on this bound).
+inline Vec3 chainUnitVector(std::mt19937_64& rng) {
   for (;;) {
-    const Vec3 v(uniformIn(rng, -1, 1), uniformIn(rng, -1, 1), uniformIn(rng, -1, 1));
+    const Vec3 v(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1));
     const Real l = glm::length(v);
     if (l > 0.1 && l <= 1.0) return v / l;
   }
@@ -32,23 +26,23 @@ enum class ChainFamily { Straight, Zigzag, Helix };
 inline std::vector<Vec3> makeChain(ChainFamily family, int segments, std::mt19937_64& rng) {
   std::vector<Vec3> p;
   p.reserve(segments + 1);
-  const Vec3 origin(uniformIn(rng, -5, 5), uniformIn(rng, -5, 5), uniformIn(rng, -5, 5));
+  const Vec3 origin(uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5));
   switch (family) {
     case ChainFamily::Straight: {
-      const Vec3 d = unitVector(rng);
+      const Vec3 d = chainUnitVector(rng);
       for (int k = 0; k <= segments; ++k) p.push_back(origin + Real(k) * d);
       break;
     }
     case ChainFamily::Zigzag: {
-      const Real half = uniformIn(rng, 0.3, 1.3);  // half the turn angle at each joint
+      const Real half = uniform(rng, 0.3, 1.3);  // half the turn angle at each joint
       const Vec3 a(std::cos(half), std::sin(half), 0.0), b(std::cos(half), -std::sin(half), 0.0);
       p.push_back(origin);
       for (int k = 0; k < segments; ++k) p.push_back(p.back() + (k % 2 ? b : a));
       break;
     }
     case ChainFamily::Helix: {
-      const Real turn = uniformIn(rng, 0.4, 1.2);    // angle per segment
-      const Real pitch = uniformIn(rng, 0.05, 0.5);  // rise per segment
+      const Real turn = uniform(rng, 0.4, 1.2);    // angle per segment
+      const Real pitch = uniform(rng, 0.05, 0.5);  // rise per segment
       // Chord of a circle of radius R over `turn`: 2 R sin(turn/2); with the rise, length 1.
       const Real chord = std::sqrt(std::max(1.0 - pitch * pitch, 0.01));
       const Real radius = chord / (2.0 * std::sin(0.5 * turn));
