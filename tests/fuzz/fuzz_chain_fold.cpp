@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       TUMBLE_FUZZ_CHECK(fuzz::finite(p[i + 1]));
       TUMBLE_FUZZ_CHECK(std::abs(glm::length(p[i + 1] - p[i]) - lengths[i]) <= 1e-9 * lengths[i]);
     }
-    TUMBLE_FUZZ_CHECK(!validateChain(p, radius, settings));
+    TUMBLE_FUZZ_CHECK(validateChain(p, radius, settings).ok());
     if (r->minGap) {
       TUMBLE_FUZZ_CHECK(std::isfinite(*r->minGap));
       TUMBLE_FUZZ_CHECK(*r->minGap >= -settings.tolerance * radius * (1.0 + 1e-9));

@@ -118,8 +118,8 @@ std::optional<SegmentPair> chainClosestPair(const std::vector<Vec3>& points, Rea
 
 /// Checks a chain given as points: the first problem found (too few points, non-finite
 /// coordinate, radius not > 0, zero-length segment, or the first intersecting pair in (i, j)
-/// order, gap < -chain.tolerance * r) as a message naming it; nothing when the chain is valid.
-std::optional<std::string> validateChain(const std::vector<Vec3>& points, Real radius,
-                                         const Settings::Chain& settings = {});
+/// order, gap < -chain.tolerance * r): fails with a message naming it.
+Expected<void> validateChain(const std::vector<Vec3>& points, Real radius,
+                             const Settings::Chain& settings = {});
 
 }  // namespace tumble

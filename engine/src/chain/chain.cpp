@@ -128,8 +128,9 @@ std::optional<SegmentPair> chainClosestPair(const std::vector<Vec3>& points, Rea
   return bvh.closestPair(radius);
 }
 
-std::optional<std::string> validateChain(const std::vector<Vec3>& points, Real radius,
-                                         const Settings::Chain& settings) {
+// The checks of validateChain; a value is the message.
+static std::optional<std::string> chainProblem(const std::vector<Vec3>& points, Real radius,
+                                               const Settings::Chain& settings) {
   if (auto e = checkSettings(settings)) return e;
   if (points.size() < 2)
     return "a chain needs at least 2 points, got " + std::to_string(points.size());
@@ -146,9 +147,16 @@ std::optional<std::string> validateChain(const std::vector<Vec3>& points, Real r
   return std::nullopt;
 }
 
+Expected<void> validateChain(const std::vector<Vec3>& points, Real radius,
+                             const Settings::Chain& settings) {
+  if (std::optional<std::string> problem = chainProblem(points, radius, settings))
+    return Expected<void>::failure(std::move(*problem));
+  return ok();
+}
+
 Expected<Chain> Chain::create(std::vector<Vec3> points, Real radius,
                               const Settings::Chain& settings) {
-  if (auto e = validateChain(points, radius, settings)) return Expected<Chain>::failure(*e);
+  if (auto e = chainProblem(points, radius, settings)) return Expected<Chain>::failure(*e);
   return Chain(std::move(points), radius);
 }
 
