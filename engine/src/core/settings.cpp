@@ -18,7 +18,10 @@ using K = SettingKind;
 const std::array kTable = {
     SettingInfo{"gravity", K::Vector, "m/s^2", "gravity vector (x,y,z)", -1000, 1000,
                 TUMBLE_REAL(gravity.x)},
-    SettingInfo{"dt", K::Number, "s", "time step", 1e-5, 0.1, TUMBLE_REAL(dt)},
+    SettingInfo{"dt", K::Number, "s",
+                "fixed time step of scene files, tumble-cli and the demo (a game passes its own to "
+                "World::step)",
+                1e-5, 0.1, TUMBLE_REAL(dt)},
     SettingInfo{"solver.substeps", K::Integer, "", "substeps per step", 1, 64,
                 TUMBLE_INT(solver.substeps)},
     SettingInfo{"solver.velocity_iterations", K::Integer, "", "velocity iterations per substep", 1,
