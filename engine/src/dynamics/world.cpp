@@ -25,6 +25,15 @@ Real msSince(Clock::time_point t0) {
 
 // Equal in every key but dt (which the World does not read). Compared through the settings
 // table's text forms (exact for every kind of value), once per setSettings call.
+// A stale or foreign handle given to World::`call`: to the assert handler; false.
+bool reportStale(const char* kind, const char* call, int index, uint32_t generation) {
+  char message[160];
+  std::snprintf(message, sizeof message, "World::%s: %s {index %d, generation %u} is not alive",
+                call, kind, index, generation);
+  reportAssert("isAlive(id)", message, __FILE__, __LINE__);
+  return false;
+}
+
 bool settingsEqualButDt(const Settings& a, const Settings& b) {
   for (const SettingInfo& info : settingsTable())
     if (info.key != "dt" && settingValue(a, info) != settingValue(b, info)) return false;
@@ -84,21 +93,11 @@ Expected<void> World::setSetting(std::string_view key, std::string_view value) {
 }
 
 bool World::checkBody(BodyId id, const char* call) const {
-  if (isAlive(id)) return true;
-  char message[160];
-  std::snprintf(message, sizeof message, "World::%s: BodyId {index %d, generation %u} is not alive",
-                call, id.index, id.generation);
-  reportAssert("isAlive(id)", message, __FILE__, __LINE__);
-  return false;
+  return isAlive(id) || reportStale("BodyId", call, id.index, id.generation);
 }
 
 bool World::checkDrag(DragId id, const char* call) const {
-  if (isAlive(id)) return true;
-  char message[160];
-  std::snprintf(message, sizeof message, "World::%s: DragId {index %d, generation %u} is not alive",
-                call, id.index, id.generation);
-  reportAssert("isAlive(drag)", message, __FILE__, __LINE__);
-  return false;
+  return isAlive(id) || reportStale("DragId", call, id.index, id.generation);
 }
 
 Aabb World::bodyAabb(const Body& b) const {
