@@ -2,11 +2,13 @@
 // Small scenes shared by the world tests (the box hull is shapes.h's).
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "shapes.h"
+#include "tumble/assert.h"
 #include "tumble/world.h"
 
 namespace tumble::test {
@@ -43,6 +45,33 @@ inline void editSettings(const std::unique_ptr<World>& w,
                          const std::function<void(Settings&)>& edit) {
   editSettings(*w, edit);
 }
+
+/// While alive, the assert handler (tumble/assert.h) counts API misuse instead of aborting (the
+/// default in debug builds): `count` calls so far, `last` the latest message.
+class CountAsserts {
+ public:
+  CountAsserts() : previous_(setAssertHandler(record)) { state() = {}; }
+  ~CountAsserts() { setAssertHandler(previous_); }
+  CountAsserts(const CountAsserts&) = delete;
+  CountAsserts& operator=(const CountAsserts&) = delete;
+  int count() const { return state().count; }
+  const std::string& last() const { return state().last; }
+
+ private:
+  struct State {
+    int count = 0;
+    std::string last;
+  };
+  static State& state() {
+    static State s;
+    return s;
+  }
+  static void record(const char*, const char* message, const char*, int) {
+    ++state().count;
+    state().last = message;
+  }
+  AssertHandler previous_;
+};
 
 inline bool allFinite(const World& w) {
   for (BodyId id : w.bodyIds()) {

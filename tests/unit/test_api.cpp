@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "tumble/assert.h"
 #include "tumble/scene.h"
 #include "world_fixtures.h"
 
@@ -16,19 +15,6 @@ using Catch::Matchers::Contains;
 using Catch::Matchers::WithinRel;
 
 namespace {
-
-// Counts the calls to the assert handler while it is installed.
-int gAsserts = 0;
-std::string gLastAssert;
-void countAssert(const char*, const char* message, const char*, int) {
-  ++gAsserts;
-  gLastAssert = message;
-}
-struct CountAsserts {
-  AssertHandler previous;
-  CountAsserts() : previous(setAssertHandler(countAssert)) { gAsserts = 0; }
-  ~CountAsserts() { setAssertHandler(previous); }
-};
 
 std::unique_ptr<World> heap(int boxes, uint64_t seed) {
   auto w = std::make_unique<World>();
@@ -155,7 +141,7 @@ TEST_CASE("a stale BodyId is refused by every setter and reader; the body in its
     REQUIRE_FALSE(w->isAlive(old));
     REQUIRE(w->isAlive(fresh));
     if (staleCalls) {
-      CountAsserts count;
+      CountAsserts asserts;
       const BodyView before = *w->body(fresh);
       w->setTransform(old, Transform{Vec3(5.0), Quat(1, 0, 0, 0)});
       w->setLinearVelocity(old, Vec3(9.0));
@@ -166,8 +152,8 @@ TEST_CASE("a stale BodyId is refused by every setter and reader; the body in its
       w->wake(old);
       w->setUserData(old, 42);
       w->destroyBody(old);
-      CHECK(gAsserts == 9);
-      CHECK_THAT(gLastAssert, Contains("destroyBody") && Contains("not alive"));
+      CHECK(asserts.count() == 9);
+      CHECK_THAT(asserts.last(), Contains("destroyBody") && Contains("not alive"));
       const Expected<BodyView> read = w->body(old);
       REQUIRE_FALSE(read);
       CHECK_THAT(read.error(), Contains("not alive"));
@@ -197,10 +183,10 @@ TEST_CASE("a stale DragId is refused; the drag in its slot keeps its target", "[
     REQUIRE_FALSE(w->isAlive(*first));
     w->setDragTarget(*second, Vec3(0.0, 2.0, 0.0));
     if (staleCalls) {
-      CountAsserts count;
+      CountAsserts asserts;
       w->setDragTarget(*first, Vec3(4.0, 4.0, 4.0));
       w->destroyDrag(*first);
-      CHECK(gAsserts == 2);
+      CHECK(asserts.count() == 2);
       CHECK(w->isAlive(*second));
     }
     for (int i = 0; i < 60; ++i) REQUIRE(w->step(1.0 / 60.0));

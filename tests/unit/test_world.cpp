@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include "dynamics/contact_solver.h"
-#include "dynamics/world_internals.h"
 #include "dynamics/contact_update.h"
+#include "dynamics/world_internals.h"
 #include "geometry/tangent_basis.h"
 #include "world_fixtures.h"
 
@@ -102,7 +102,11 @@ TEST_CASE("destroyed bodies' slots are reused and their old ids stay dead", "[wo
   CHECK(w.isAlive(fresh));
   CHECK_FALSE(w.isAlive(old));
   CHECK(w.body(fresh)->centerOfMass.y == 5.0);
-  w.destroyBody(old);  // a stale id leaves the slot's new body alone
+  {
+    CountAsserts asserts;
+    w.destroyBody(old);  // a stale id leaves the slot's new body alone, and is reported
+    CHECK(asserts.count() == 1);
+  }
   CHECK(w.isAlive(fresh));
   CHECK(w.bodyCount() == 11);
 
@@ -170,7 +174,8 @@ TEST_CASE("A box touching a large ground at a point gets the ground's normal, no
   Manifold m;
   NarrowPhaseCounters counters;
   const Settings s;
-  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, cube), s, &previous, m, counters);
+  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, cube), s, &previous, m,
+              counters);
   // Independent: the ground's top face is y = 0, so the contact is the cube's lowest corners.
   Real lowest = 1e300;
   for (const Vec3& v : w.body(cube)->shape.hull()->vertices())
@@ -198,7 +203,8 @@ TEST_CASE("A box turned on a box rests on four points that surround its centre",
       const BodyId upper = addBox(w, top, Vec3(0.5), 0.5, 0.0, q);
       Manifold m;
       NarrowPhaseCounters counters;
-      collidePair(WorldInternals::body(w, lower), WorldInternals::body(w, upper), s, nullptr, m, counters);
+      collidePair(WorldInternals::body(w, lower), WorldInternals::body(w, upper), s, nullptr, m,
+                  counters);
       INFO("angle " << glm::degrees(angle) << " deg, offset " << offset.x << ", " << offset.z);
       CHECK(m.pointCount == 4);
       REQUIRE(m.pointCount >= 3);
@@ -241,7 +247,8 @@ TEST_CASE("A manifold whose points change keeps carrying its load", "[world][man
   const Settings s;
   NarrowPhaseCounters counters;
   Manifold first;
-  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, box), s, nullptr, first, counters);
+  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, box), s, nullptr, first,
+              counters);
   REQUIRE(first.pointCount == 4);
   for (int k = 0; k < 4; ++k) CHECK(first.points[k].normalImpulse == 0.0);
   Manifold previous = first;
@@ -253,7 +260,8 @@ TEST_CASE("A manifold whose points change keeps carrying its load", "[world][man
     previous.points[k].localB += Vec3(0.0, 0.0, 0.5);
   }
   Manifold next;
-  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, box), s, &previous, next, counters);
+  collidePair(WorldInternals::body(w, ground), WorldInternals::body(w, box), s, &previous, next,
+              counters);
   REQUIRE(next.pointCount == 4);
   Real total = 0.0;
   for (int k = 0; k < 4; ++k) {
