@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "gl_util.h"
-#include "scene_gjk_viewer.h"
+#include "sample_gjk_viewer.h"
 #include "tumble/shape_file.h"
 #include "tumble/world.h"
 
@@ -135,7 +135,7 @@ Expected<void> App::open() {
   if (auto error = renderer_->init(paths_.shaders); !error) return error;
   debugView_ = std::make_unique<DebugView>(*renderer_);
   context_ =
-      std::make_unique<SceneContext>(SceneContext{settings_, *renderer_, camera_, paths_.assets});
+      std::make_unique<SampleContext>(SampleContext{settings_, *renderer_, camera_, paths_.assets});
   if (auto shapes = loadShapeLibrary(paths_.assets / "shapes")) {
     for (const ShapeDef& s : *shapes) shapeNames_.push_back(s.name);
   }
@@ -146,7 +146,7 @@ Expected<void> App::open() {
 }
 
 Expected<void> App::switchScene(std::string_view name) {
-  const SceneEntry* entry = findScene(name);
+  const SampleEntry* entry = findSample(name);
   if (!entry)
     return Expected<void>::failure("unknown scene '" + std::string(name) + "' (see --list-scenes)");
   scene_.reset();
@@ -159,7 +159,7 @@ Expected<void> App::switchScene(std::string_view name) {
   std::filesystem::remove(crosscheckLog_, ec);
   debugView_->clearDisagreements();
   viewerQuery_.reset();
-  std::unique_ptr<Scene> scene = makeScene(*entry);
+  std::unique_ptr<Sample> scene = makeSample(*entry);
   // Settings: the defaults, then the scene's own (create may set them), then --set.
   settings_ = Settings{};
   Expected<void> created = scene->create(*context_);
@@ -200,7 +200,7 @@ void App::restartScene() {
 }
 
 void App::cycleScene(int delta) {
-  const auto table = sceneTable();
+  const auto table = sampleTable();
   const int n = static_cast<int>(table.size());
   int index = 0;
   for (int i = 0; i < n; ++i)
@@ -215,7 +215,7 @@ void App::openInViewer(const CollideQuery& query) {
   sceneDrag_ = false;
   renderer_->clearMeshes();
   camera_.reset();
-  std::unique_ptr<Scene> scene = makeGjkViewerScene(query);
+  std::unique_ptr<Sample> scene = makeGjkViewerSample(query);
   if (auto error = scene->create(*context_); !error) {
     sceneError_ = "gjk viewer: " + error.error();
     return;
@@ -513,13 +513,13 @@ int App::run() {
     if (!options_.headless) {
       std::fprintf(stderr,
                    "tumble-demo: without a usable display, render offscreen instead:\n  %s\n",
-                   headlessCommand("tumble-demo", std::string(kDefaultScene), "out.png").c_str());
+                   headlessCommand("tumble-demo", std::string(kDefaultSample), "out.png").c_str());
     }
     return 2;
   }
   std::string start = options_.scene;
-  if (start.empty() && findScene(ui_.lastScene)) start = ui_.lastScene;
-  if (start.empty()) start = std::string(kDefaultScene);
+  if (start.empty() && findSample(ui_.lastScene)) start = ui_.lastScene;
+  if (start.empty()) start = std::string(kDefaultSample);
   if (auto error = switchScene(start); !error) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
     return 2;

@@ -14,7 +14,7 @@
 #include "options.h"
 #include "paths.h"
 #include "renderer.h"
-#include "scene.h"
+#include "sample.h"
 #include "script.h"
 #include "stats_history.h"
 #include "tumble/collide_format.h"
@@ -88,8 +88,8 @@ class App {
   bool offscreen_ = false;  ///< SDL's offscreen video driver (EGL pbuffer, no window)
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<DebugView> debugView_;
-  std::unique_ptr<SceneContext> context_;
-  std::unique_ptr<Scene> scene_;
+  std::unique_ptr<SampleContext> context_;
+  std::unique_ptr<Sample> scene_;
   std::string sceneName_;
   std::optional<CollideQuery> viewerQuery_;  ///< the pair the viewer was opened on, if any
   std::string sceneError_;

@@ -116,9 +116,9 @@ bool App::settingRow(const SettingInfo& info, bool slider) {
 void App::drawSceneBrowser() {
   if (!ImGui::CollapsingHeader("Scenes", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::BeginChild("browser", ImVec2(0.0f, 8.2f * ImGui::GetTextLineHeightWithSpacing()), true);
-  for (const std::string_view category : kSceneCategories) {
+  for (const std::string_view category : kSampleCategories) {
     ImGui::TextDisabled("%.*s", static_cast<int>(category.size()), category.data());
-    for (const SceneEntry& e : sceneTable()) {
+    for (const SampleEntry& e : sampleTable()) {
       if (e.category != category) continue;
       const std::string name(e.name);
       ImGui::Indent();

@@ -7,8 +7,8 @@
 #include "app.h"
 #include "controls.h"
 #include "options.h"
-#include "scene.h"
-#include "scene_gjk_viewer.h"
+#include "sample.h"
+#include "sample_gjk_viewer.h"
 
 namespace {
 
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.c_str());
     return 1;
   }
-  // The gjk scene reads the pair from the environment (no app plumbing; see scene_gjk_viewer.h).
+  // The gjk scene reads the pair from the environment (no app plumbing; see sample_gjk_viewer.h).
   if (!options->viewerPair.empty()) setenv(kViewerPairEnv, options->viewerPair.c_str(), 1);
   if (options->help) {
     std::fputs(usage().c_str(), stdout);
@@ -43,16 +43,16 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options->listScenes) {
-    for (const SceneEntry& e : sceneTable()) {
+    for (const SampleEntry& e : sampleTable()) {
       std::printf("%-17.*s %-9.*s %.*s\n", static_cast<int>(e.name.size()), e.name.data(),
                   static_cast<int>(e.category.size()), e.category.data(),
                   static_cast<int>(e.description.size()), e.description.data());
     }
     return 0;
   }
-  if (!options->scene.empty() && !findScene(options->scene)) {
+  if (!options->scene.empty() && !findSample(options->scene)) {
     std::fprintf(stderr, "tumble-demo: unknown scene '%s'; known scenes:", options->scene.c_str());
-    for (const SceneEntry& e : sceneTable()) {
+    for (const SampleEntry& e : sampleTable()) {
       std::fprintf(stderr, " %.*s", static_cast<int>(e.name.size()), e.name.data());
     }
     std::fprintf(stderr, "\n");
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
 
   if (!options->headless && !hasDisplay()) {
     // No window can open: render the scene offscreen instead and say where the picture went.
-    const std::string scene = options->scene.empty() ? std::string(kDefaultScene) : options->scene;
+    const std::string scene = options->scene.empty() ? std::string(kDefaultSample) : options->scene;
     if (options->frames == 0) options->frames = 30;
     if (options->screenshot.empty()) options->screenshot = kFallbackScreenshot;
     options->headless = true;

@@ -1,6 +1,8 @@
 #pragma once
-// Demo scenes: classes with create / step / draw / drawPanel and input hooks, given a context
-// object (no globals), listed in one table sorted by name (scene_registry.cpp).
+// The demo's samples (what --scene and the browser call scenes; named apart from tumble::Scene,
+// the engine's scene file): classes with create / step / draw / drawPanel and input hooks, given a
+// context object (no globals), listed in one table (sample_registry.cpp), like Box2D's `Sample`
+// and Jolt's `Test`.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -19,7 +21,7 @@ class World;
 namespace tumble::demo {
 
 /// What a scene may use. Owned by the app; valid for the scene's lifetime.
-struct SceneContext {
+struct SampleContext {
   Settings& settings;                   ///< live settings, edited by the panel and --set
   Renderer& renderer;                   ///< meshes and the per-frame draw queue
   OrbitCamera& camera;                  ///< a scene may place it in create()
@@ -33,39 +35,39 @@ struct Ray {
   Vec3 direction{0.0, 0.0, -1.0};  ///< unit
 };
 
-class Scene {
+class Sample {
  public:
-  virtual ~Scene() = default;
+  virtual ~Sample() = default;
 
   /// Builds the scene's bodies and uploads their meshes. Returns an error message (naming the
   /// file or value at fault) when it cannot.
-  virtual Expected<void> create(SceneContext& ctx) = 0;
+  virtual Expected<void> create(SampleContext& ctx) = 0;
   /// Advances the scene by one step of ctx.settings.dt seconds (static scenes do nothing).
-  virtual void step(SceneContext& ctx) { (void)ctx; }
+  virtual void step(SampleContext& ctx) { (void)ctx; }
   /// Queues this frame's bodies with ctx.renderer.drawBody.
-  virtual void draw(SceneContext& ctx) = 0;
+  virtual void draw(SampleContext& ctx) = 0;
   /// Adds the scene's own widgets to the demo panel.
-  virtual void drawPanel(SceneContext& ctx) { (void)ctx; }
+  virtual void drawPanel(SampleContext& ctx) { (void)ctx; }
   /// A key the app did not use (SDL keycode); returns true when the scene used it.
-  virtual bool onKey(SceneContext& ctx, int key) {
+  virtual bool onKey(SampleContext& ctx, int key) {
     (void)ctx;
     (void)key;
     return false;
   }
   /// The left button went down over the scene (not over the panel) along `ray`. Return true to
   /// take the drag (then onMouseDrag and onMouseUp follow instead of orbiting the camera).
-  virtual bool onMouseDown(SceneContext& ctx, const Ray& ray) {
+  virtual bool onMouseDown(SampleContext& ctx, const Ray& ray) {
     (void)ctx;
     (void)ray;
     return false;
   }
   /// The mouse moved while the scene holds the drag.
-  virtual void onMouseDrag(SceneContext& ctx, const Ray& ray) {
+  virtual void onMouseDrag(SampleContext& ctx, const Ray& ray) {
     (void)ctx;
     (void)ray;
   }
   /// The button of a drag the scene took went up.
-  virtual void onMouseUp(SceneContext& ctx) { (void)ctx; }
+  virtual void onMouseUp(SampleContext& ctx) { (void)ctx; }
   /// Number of bodies, for the panel.
   virtual int bodyCount() const = 0;
   /// The engine World the scene steps, if any: the app reads its statistics, draws its debug view
@@ -77,28 +79,28 @@ class Scene {
 
 /// One row of the scene table: a scene class (`make`), or a scene file
 /// assets/scenes/<name>.json (`make` null) that the engine loads and simulates.
-struct SceneEntry {
+struct SampleEntry {
   std::string_view name;
   std::string_view description;
-  std::unique_ptr<Scene> (*make)() = nullptr;
+  std::unique_ptr<Sample> (*make)() = nullptr;
   /// The browser's group: "dynamics", "geometry" or "chain"; the table is sorted by category
   /// (in that order), then by name.
   std::string_view category = "dynamics";
 };
 
 /// A new, not yet created, scene of `entry`.
-std::unique_ptr<Scene> makeScene(const SceneEntry& entry);
+std::unique_ptr<Sample> makeSample(const SampleEntry& entry);
 
 /// Every scene, sorted by category (dynamics, geometry, chain), then by name.
-std::span<const SceneEntry> sceneTable();
+std::span<const SampleEntry> sampleTable();
 
 /// The entry named `name`, or nullptr.
-const SceneEntry* findScene(std::string_view name);
+const SampleEntry* findSample(std::string_view name);
 
 /// The scene shown when --scene is not given.
-inline constexpr std::string_view kDefaultScene = "pile";
+inline constexpr std::string_view kDefaultSample = "pile";
 
 /// The categories in browser order.
-inline constexpr std::string_view kSceneCategories[] = {"dynamics", "geometry", "chain"};
+inline constexpr std::string_view kSampleCategories[] = {"dynamics", "geometry", "chain"};
 
 }  // namespace tumble::demo

@@ -1,12 +1,12 @@
-#include "scene.h"
-#include "scene_gjk_viewer.h"
-#include "scenes.h"
+#include "sample.h"
+#include "sample_gjk_viewer.h"
+#include "samples.h"
 
 namespace tumble::demo {
 
-std::span<const SceneEntry> sceneTable() {
-  // Sorted by category (the order of kSceneCategories), then by name; one line per scene.
-  static const SceneEntry kScenes[] = {
+std::span<const SampleEntry> sampleTable() {
+  // Sorted by category (the order of kSampleCategories), then by name; one line per scene.
+  static const SampleEntry kScenes[] = {
       {"heap_boxes_1000", "assets/scenes/heap_boxes_1000.json: 1000 boxes heaped (benchmark)"},
       {"heap_boxes_2000", "assets/scenes/heap_boxes_2000.json: 2000 boxes heaped (benchmark)"},
       {"heap_boxes_500", "assets/scenes/heap_boxes_500.json: 500 boxes heaped (benchmark)"},
@@ -18,21 +18,21 @@ std::span<const SceneEntry> sceneTable() {
       {"pyramid", "assets/scenes/pyramid.json: a pyramid of 210 boxes"},
       {"tower", "assets/scenes/tower.json: 20 boxes stacked on the ground"},
       {"gjk", "GJK/LP viewer: A - B, GJK's simplex step by step, EPA, the LP verdict beside",
-       makeGjkViewerScene, "geometry"},
+       makeGjkViewerSample, "geometry"},
       {"showcase", "static hulls from assets/shapes and a random hull, built by the engine",
-       makeShowcaseScene, "geometry"},
+       makeShowcaseSample, "geometry"},
       {"chain", "a chain of capsules folded at its joints, never passing through itself",
-       makeChainScene, "chain"},
+       makeChainSample, "chain"},
   };
   return kScenes;
 }
 
-std::unique_ptr<Scene> makeScene(const SceneEntry& entry) {
-  return entry.make ? entry.make() : makeFileScene(entry.name);
+std::unique_ptr<Sample> makeSample(const SampleEntry& entry) {
+  return entry.make ? entry.make() : makeFileSample(entry.name);
 }
 
-const SceneEntry* findScene(std::string_view name) {
-  for (const SceneEntry& e : sceneTable())
+const SampleEntry* findSample(std::string_view name) {
+  for (const SampleEntry& e : sampleTable())
     if (e.name == name) return &e;
   return nullptr;
 }

@@ -9,7 +9,7 @@
 #include <SDL.h>
 #include <imgui.h>
 
-#include "scenes.h"
+#include "samples.h"
 #include "tumble/scene.h"
 #include "tumble/world.h"
 
@@ -22,11 +22,11 @@ constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f
                                  glm::vec3(0.70f, 0.40f, 0.75f), glm::vec3(0.35f, 0.75f, 0.78f)};
 constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
 
-class FileScene final : public Scene {
+class FileSample final : public Sample {
  public:
-  explicit FileScene(std::string_view name) : name_(name) {}
+  explicit FileSample(std::string_view name) : name_(name) {}
 
-  Expected<void> create(SceneContext& ctx) override {
+  Expected<void> create(SampleContext& ctx) override {
     const auto file = ctx.assets / "scenes" / (name_ + ".json");
     auto scene = loadScene(file, ctx.assets / "shapes");
     if (!scene) return Expected<void>::failure(scene.error());
@@ -43,7 +43,7 @@ class FileScene final : public Scene {
     return tumble::ok();
   }
 
-  void step(SceneContext& ctx) override {
+  void step(SampleContext& ctx) override {
     // The panel edits ctx.settings; the world validates and takes them (a change wakes bodies,
     // equal settings cost one comparison).
     Expected<void> done = world_->setSettings(ctx.settings);
@@ -55,7 +55,7 @@ class FileScene final : public Scene {
     }
   }
 
-  void draw(SceneContext& ctx) override {
+  void draw(SampleContext& ctx) override {
     for (const BodyId id : world_->bodyIds()) {
       const BodyView b = *world_->body(id);
       glm::vec3 color = kStaticColor;
@@ -67,7 +67,7 @@ class FileScene final : public Scene {
     }
   }
 
-  void drawPanel(SceneContext& ctx) override {
+  void drawPanel(SampleContext& ctx) override {
     (void)ctx;
     if (!ImGui::CollapsingHeader("World", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::PushTextWrapPos(0.0f);
@@ -88,14 +88,14 @@ class FileScene final : public Scene {
     }
   }
 
-  bool onKey(SceneContext& ctx, int key) override {
+  bool onKey(SampleContext& ctx, int key) override {
     (void)ctx;
     if (key != SDLK_d || !dropTemplate_.shape) return false;
     drop();
     return true;
   }
 
-  bool onMouseDown(SceneContext& ctx, const Ray& ray) override {
+  bool onMouseDown(SampleContext& ctx, const Ray& ray) override {
     (void)ctx;
     const RayHit hit = world_->rayCast(ray.origin, ray.direction * kRayLength);
     if (!hit.hit || !world_->body(hit.body)->isDynamic()) return false;
@@ -106,13 +106,13 @@ class FileScene final : public Scene {
     return true;
   }
 
-  void onMouseDrag(SceneContext& ctx, const Ray& ray) override {
+  void onMouseDrag(SampleContext& ctx, const Ray& ray) override {
     (void)ctx;
     if (world_->isAlive(drag_))
       world_->setDragTarget(drag_, ray.origin + ray.direction * grabDistance_);
   }
 
-  void onMouseUp(SceneContext& ctx) override {
+  void onMouseUp(SampleContext& ctx) override {
     (void)ctx;
     if (world_->isAlive(drag_)) world_->destroyDrag(drag_);
     drag_ = DragId{};
@@ -122,7 +122,7 @@ class FileScene final : public Scene {
   World* world() override { return world_.get(); }
 
  private:
-  MeshId meshFor(SceneContext& ctx, const std::shared_ptr<const ConvexHull>& shape) {
+  MeshId meshFor(SampleContext& ctx, const std::shared_ptr<const ConvexHull>& shape) {
     const auto it = meshes_.find(shape.get());
     if (it != meshes_.end()) return it->second;
     const MeshId id = ctx.renderer.addMesh(hullMesh(*shape));
@@ -132,7 +132,7 @@ class FileScene final : public Scene {
   }
 
   // Looks at the dynamic bodies (all bodies when none moves) from the usual direction.
-  void frameCamera(SceneContext& ctx) const {
+  void frameCamera(SampleContext& ctx) const {
     Vec3 lo(0.0), hi(0.0);
     bool first = true;
     const bool anyDynamic = static_cast<bool>(dropTemplate_.shape);
@@ -178,8 +178,8 @@ class FileScene final : public Scene {
 
 }  // namespace
 
-std::unique_ptr<Scene> makeFileScene(std::string_view name) {
-  return std::make_unique<FileScene>(name);
+std::unique_ptr<Sample> makeFileSample(std::string_view name) {
+  return std::make_unique<FileSample>(name);
 }
 
 }  // namespace tumble::demo
