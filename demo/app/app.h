@@ -53,8 +53,8 @@ class App {
   void mouseMotion(int x, int y, int dx, int dy, bool left, bool right, bool shift);
   Ray mouseRay(int x, int y) const;
   void stepSimulation();
-  void spawnBody(bool shoot);
-  std::shared_ptr<const ConvexHull> spawnShape();
+  /// The window size and the part the panel leaves free, into the sample context.
+  void updateViewContext();
   void takeScreenshot(const std::string& file, int width, int height);
   void saveState();
 
@@ -116,10 +116,14 @@ class App {
   bool leftDown_ = false;
   int mouseX_ = 0, mouseY_ = 0;
 
-  // Spawning.
-  std::vector<std::string> shapeNames_;
-  std::map<std::string, std::shared_ptr<const ConvexHull>> shapeCache_;
-  int spawned_ = 0;
+  // The panel's horizontal extent in window pixels, as last drawn (at first where it opens):
+  // World samples aim the camera at the rest of the window.
+  static constexpr float kPanelX = 10.0f;
+  static constexpr float kPanelWidth = 390.0f;
+  float panelX0_ = kPanelX;
+  float panelX1_ = kPanelX + kPanelWidth;
+
+  std::vector<std::string> shapeNames_;  ///< assets/shapes, for the spawn shape
 
   // Statistics.
   StepStats stats_;

@@ -207,14 +207,6 @@ void App::drawView() {
     ImGui::GetIO().FontGlobalScale = ui_.fontScale;
   if (ImGui::Checkbox("vsync", &ui_.vsync) && !options_.headless)
     SDL_GL_SetSwapInterval(ui_.vsync ? 1 : 0);
-  if (!shapeNames_.empty() && ImGui::BeginCombo("spawn shape", ui_.spawnShape.c_str())) {
-    for (const std::string& name : shapeNames_)
-      if (ImGui::Selectable(name.c_str(), name == ui_.spawnShape)) ui_.spawnShape = name;
-    ImGui::EndCombo();
-  }
-  if (ImGui::Button("spawn above (V)")) spawnBody(false);
-  ImGui::SameLine();
-  if (ImGui::Button("shoot from camera (B)")) spawnBody(true);
   DebugToggles& d = ui_.debug;
   ImGui::Checkbox("hull faces", &d.faces);
   ImGui::SameLine(190.0f);
@@ -325,9 +317,13 @@ void App::drawHelp() {
 }
 
 void App::drawPanel() {
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(390.0f, 690.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(kPanelX, 10.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 690.0f), ImGuiCond_FirstUseEver);
   ImGui::Begin("Tumble");
+  // Where the panel is now (a collapsed one covers only its title bar): World samples aim the
+  // camera beside it.
+  panelX0_ = ImGui::GetWindowPos().x;
+  panelX1_ = ImGui::IsWindowCollapsed() ? panelX0_ : panelX0_ + ImGui::GetWindowSize().x;
   // First line: the measured times (left out of the golden-image comparisons).
   ImGui::Text("%.1f FPS  %.2f ms/frame  step %.2f  render %.2f",
               frameMs_ > 0.0 ? 1000.0 / frameMs_ : 0.0, frameMs_, stepMs_, renderMs_);

@@ -2,13 +2,14 @@
 // The demo's samples (what --scene and the browser call scenes; named apart from tumble::Scene,
 // the engine's scene file): classes with create / step / draw / drawPanel and input hooks, given a
 // context object (no globals), listed in one table (sample_registry.cpp), like Box2D's `Sample`
-// and Jolt's `Test`.
+// and Jolt's `Test`. Samples that own a World derive from WorldSample (world_sample.h).
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "camera.h"
 #include "renderer.h"
@@ -26,7 +27,16 @@ struct SampleContext {
   Renderer& renderer;                   ///< meshes and the per-frame draw queue
   OrbitCamera& camera;                  ///< a scene may place it in create()
   const std::filesystem::path& assets;  ///< the assets/ folder (shapes, scenes)
-  bool dimSleeping = true;              ///< draw sleeping bodies darker (debug toggle)
+  /// The shapes of assets/shapes/ by name, and the one the user picked to spawn (remembered
+  /// between runs).
+  const std::vector<std::string>& shapeNames;
+  std::string& spawnShape;
+  bool dimSleeping = true;  ///< draw sleeping bodies darker (debug toggle)
+  /// The window in pixels (the panel's units), and the part of it the panel leaves free; both
+  /// kept up to date by the app every frame.
+  int windowWidth = 1280;
+  int windowHeight = 720;
+  ViewRegion besidePanel;
 };
 
 /// A ray from the camera through the mouse, in world space (metres).
@@ -71,7 +81,7 @@ class Sample {
   /// Number of bodies, for the panel.
   virtual int bodyCount() const = 0;
   /// The engine World the scene steps, if any: the app reads its statistics, draws its debug view
-  /// and spawns bodies into it. Null for scenes without one (showcase, chain, gjk).
+  /// and logs its cross-check. Null for scenes without one (showcase, chain, gjk).
   virtual World* world() { return nullptr; }
   /// A JSON object with the scene's own state for --dump-state (e.g. the chain's folds).
   virtual std::string stateJson() const { return "{}"; }
