@@ -38,7 +38,8 @@ constexpr float kKeyOrbitPixels = 12.0f;  // an arrow key turns like a 12-pixel 
 
 }  // namespace
 
-App::App(Options options) : options_(std::move(options)), paths_(locatePaths()) {
+App::App(Options options)
+    : options_(std::move(options)), paths_(locatePaths()), samples_(listSamples(paths_.assets)) {
   paused_ = options_.paused;
 }
 
@@ -146,7 +147,7 @@ Expected<void> App::open() {
 }
 
 Expected<void> App::switchScene(std::string_view name) {
-  const SampleEntry* entry = findSample(name);
+  const SampleEntry* entry = findSample(samples_, name);
   if (!entry)
     return Expected<void>::failure("unknown scene '" + std::string(name) + "' (see --list-scenes)");
   scene_.reset();
@@ -200,7 +201,7 @@ void App::restartScene() {
 }
 
 void App::cycleScene(int delta) {
-  const auto table = sampleTable();
+  const auto& table = samples_;
   const int n = static_cast<int>(table.size());
   int index = 0;
   for (int i = 0; i < n; ++i)
@@ -471,7 +472,7 @@ int App::run() {
     return 2;
   }
   std::string start = options_.scene;
-  if (start.empty() && findSample(ui_.lastScene)) start = ui_.lastScene;
+  if (start.empty() && findSample(samples_, ui_.lastScene)) start = ui_.lastScene;
   if (start.empty()) start = std::string(kDefaultSample);
   if (auto error = switchScene(start); !error) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());

@@ -79,6 +79,8 @@ class App {
 
   Options options_;
   DemoPaths paths_;
+  /// The scenes of the browser: assets/scenes listed at start-up, and the sample classes.
+  std::vector<SampleEntry> samples_;
   Settings settings_;
   OrbitCamera camera_;
   OrbitCamera homeCamera_;  ///< where the scene put the camera; C returns there

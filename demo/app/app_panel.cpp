@@ -118,16 +118,18 @@ void App::drawSceneBrowser() {
   ImGui::BeginChild("browser", ImVec2(0.0f, 8.2f * ImGui::GetTextLineHeightWithSpacing()), true);
   for (const std::string_view category : kSampleCategories) {
     ImGui::TextDisabled("%.*s", static_cast<int>(category.size()), category.data());
-    for (const SampleEntry& e : sampleTable()) {
+    for (const SampleEntry& e : samples_) {
       if (e.category != category) continue;
-      const std::string name(e.name);
       ImGui::Indent();
-      if (ImGui::Selectable(name.c_str(), name == sceneName_)) {
+      // A scene file that could not be read is listed in red; choosing it shows why.
+      if (!e.problem.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+      if (ImGui::Selectable(e.name.c_str(), e.name == sceneName_)) {
         if (auto error = switchScene(e.name); !error)
           std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
       }
+      if (!e.problem.empty()) ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());
+        ImGui::SetTooltip("%s", e.problem.empty() ? e.description.c_str() : e.problem.c_str());
       }
       ImGui::Unindent();
     }

@@ -7,6 +7,7 @@
 #include "app.h"
 #include "controls.h"
 #include "options.h"
+#include "paths.h"
 #include "sample.h"
 #include "sample_gjk_viewer.h"
 
@@ -42,19 +43,18 @@ int main(int argc, char** argv) {
     std::fputs(controlsMarkdown().c_str(), stdout);
     return 0;
   }
+  // The scene files of assets/scenes (by name) and the sample classes.
+  const std::vector<SampleEntry> samples = listSamples(locatePaths().assets);
   if (options->listScenes) {
-    for (const SampleEntry& e : sampleTable()) {
-      std::printf("%-17.*s %-9.*s %.*s\n", static_cast<int>(e.name.size()), e.name.data(),
-                  static_cast<int>(e.category.size()), e.category.data(),
-                  static_cast<int>(e.description.size()), e.description.data());
+    for (const SampleEntry& e : samples) {
+      const std::string text = e.problem.empty() ? e.description : "(" + e.problem + ")";
+      std::printf("%-17s %-9s %s\n", e.name.c_str(), e.category.c_str(), text.c_str());
     }
     return 0;
   }
-  if (!options->scene.empty() && !findSample(options->scene)) {
+  if (!options->scene.empty() && !findSample(samples, options->scene)) {
     std::fprintf(stderr, "tumble-demo: unknown scene '%s'; known scenes:", options->scene.c_str());
-    for (const SampleEntry& e : sampleTable()) {
-      std::fprintf(stderr, " %.*s", static_cast<int>(e.name.size()), e.name.data());
-    }
+    for (const SampleEntry& e : samples) std::fprintf(stderr, " %s", e.name.c_str());
     std::fprintf(stderr, "\n");
     return 1;
   }

@@ -87,25 +87,32 @@ class Sample {
   virtual std::string stateJson() const { return "{}"; }
 };
 
-/// One row of the scene table: a scene class (`make`), or a scene file
+/// One scene of the browser: a sample class (`make`), or a scene file
 /// assets/scenes/<name>.json (`make` null) that the engine loads and simulates.
 struct SampleEntry {
-  std::string_view name;
-  std::string_view description;
+  std::string name;
+  /// One line: the class's own, or the scene file's `description`.
+  std::string description;
   std::unique_ptr<Sample> (*make)() = nullptr;
-  /// The browser's group: "dynamics", "geometry" or "chain"; the table is sorted by category
-  /// (in that order), then by name.
-  std::string_view category = "dynamics";
+  /// The browser's group: "dynamics", "geometry" or "chain".
+  std::string category = "dynamics";
+  /// Why a scene file could not be read when listed (it is listed all the same; choosing it
+  /// shows the loader's error). Empty when fine.
+  std::string problem;
 };
 
 /// A new, not yet created, scene of `entry`.
 std::unique_ptr<Sample> makeSample(const SampleEntry& entry);
 
-/// Every scene, sorted by category (dynamics, geometry, chain), then by name.
-std::span<const SampleEntry> sampleTable();
+/// The sample classes, in one table (sample_registry.cpp): not the scene files.
+std::span<const SampleEntry> classSamples();
 
-/// The entry named `name`, or nullptr.
-const SampleEntry* findSample(std::string_view name);
+/// Every scene: the scene files of `assets`/scenes (dynamics, listed from the folder) and the
+/// sample classes, sorted by category (kSampleCategories' order), then by name.
+std::vector<SampleEntry> listSamples(const std::filesystem::path& assets);
+
+/// The entry of `samples` named `name`, or nullptr.
+const SampleEntry* findSample(std::span<const SampleEntry> samples, std::string_view name);
 
 /// The scene shown when --scene is not given.
 inline constexpr std::string_view kDefaultSample = "pile";
