@@ -3,7 +3,6 @@
 // and the current scene, run frame by frame. app.cpp has the frame loop and the input,
 // app_panel.cpp the ImGui panel, app_automation.cpp --script, presets and --dump-state.
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,7 +17,6 @@
 #include "script.h"
 #include "stats_history.h"
 #include "tumble/collide_format.h"
-#include "tumble/hull.h"
 #include "tumble/settings.h"
 #include "tumble/stats.h"
 #include "ui_state.h"
