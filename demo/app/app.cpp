@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "gl_util.h"
-#include "scene_gjk_viewer.h"
+#include "sample_gjk_viewer.h"
 #include "tumble/shape_file.h"
 #include "tumble/world.h"
 
@@ -34,13 +34,12 @@ double msSince(Uint64 start) {
          static_cast<double>(SDL_GetPerformanceFrequency());
 }
 
-constexpr Real kRayLength = 500.0;        // m
-constexpr Real kShootSpeed = 25.0;        // m/s
 constexpr float kKeyOrbitPixels = 12.0f;  // an arrow key turns like a 12-pixel drag
 
 }  // namespace
 
-App::App(Options options) : options_(std::move(options)), paths_(locatePaths()) {
+App::App(Options options)
+    : options_(std::move(options)), paths_(locatePaths()), samples_(listSamples(paths_.assets)) {
   paused_ = options_.paused;
 }
 
@@ -134,8 +133,10 @@ Expected<void> App::open() {
   renderer_ = std::make_unique<Renderer>();
   if (auto error = renderer_->init(paths_.shaders); !error) return error;
   debugView_ = std::make_unique<DebugView>(*renderer_);
-  context_ =
-      std::make_unique<SceneContext>(SceneContext{settings_, *renderer_, camera_, paths_.assets});
+  context_ = std::make_unique<SampleContext>(
+      SampleContext{settings_, *renderer_, camera_, paths_.assets, shapeNames_, ui_.spawnShape,
+                    ui_.debug.sleep, options_.width, options_.height, ViewRegion{}});
+  updateViewContext();
   if (auto shapes = loadShapeLibrary(paths_.assets / "shapes")) {
     for (const ShapeDef& s : *shapes) shapeNames_.push_back(s.name);
   }
@@ -146,7 +147,7 @@ Expected<void> App::open() {
 }
 
 Expected<void> App::switchScene(std::string_view name) {
-  const SceneEntry* entry = findScene(name);
+  const SampleEntry* entry = findSample(samples_, name);
   if (!entry)
     return Expected<void>::failure("unknown scene '" + std::string(name) + "' (see --list-scenes)");
   scene_.reset();
@@ -159,7 +160,7 @@ Expected<void> App::switchScene(std::string_view name) {
   std::filesystem::remove(crosscheckLog_, ec);
   debugView_->clearDisagreements();
   viewerQuery_.reset();
-  std::unique_ptr<Scene> scene = makeScene(*entry);
+  std::unique_ptr<Sample> scene = makeSample(*entry);
   // Settings: the defaults, then the scene's own (create may set them), then --set.
   settings_ = Settings{};
   Expected<void> created = scene->create(*context_);
@@ -200,7 +201,7 @@ void App::restartScene() {
 }
 
 void App::cycleScene(int delta) {
-  const auto table = sceneTable();
+  const auto& table = samples_;
   const int n = static_cast<int>(table.size());
   int index = 0;
   for (int i = 0; i < n; ++i)
@@ -215,7 +216,7 @@ void App::openInViewer(const CollideQuery& query) {
   sceneDrag_ = false;
   renderer_->clearMeshes();
   camera_.reset();
-  std::unique_ptr<Scene> scene = makeGjkViewerScene(query);
+  std::unique_ptr<Sample> scene = makeGjkViewerSample(query);
   if (auto error = scene->create(*context_); !error) {
     sceneError_ = "gjk viewer: " + error.error();
     return;
@@ -323,12 +324,6 @@ void App::pressKey(int key, bool shift) {
     case SDLK_c:
       camera_ = homeCamera_;
       return;
-    case SDLK_v:
-      spawnBody(false);
-      return;
-    case SDLK_b:
-      spawnBody(true);
-      return;
     default:
       break;
   }
@@ -407,54 +402,13 @@ void App::handleEvents() {
   }
 }
 
-std::shared_ptr<const ConvexHull> App::spawnShape() {
-  if (auto it = shapeCache_.find(ui_.spawnShape); it != shapeCache_.end()) return it->second;
-  auto def = loadShapeFile(paths_.assets / "shapes" / (ui_.spawnShape + ".json"));
-  if (!def) {
-    sceneError_ = def.error();
-    return nullptr;
-  }
-  auto hull = ConvexHull::build(def->points);
-  if (!hull) {
-    sceneError_ = ui_.spawnShape + ": " + hull.error();
-    return nullptr;
-  }
-  auto shape = std::make_shared<const ConvexHull>(std::move(*hull));
-  shapeCache_.emplace(ui_.spawnShape, shape);
-  return shape;
-}
-
-void App::spawnBody(bool shoot) {
-  World* world = scene_ ? scene_->world() : nullptr;
-  if (!world) {
-    sceneError_ = "this scene has no World to spawn into (pick a dynamics scene)";
-    return;
-  }
-  BodyDef def;
-  def.shape = spawnShape();
-  if (!def.shape) return;
-  if (shoot) {
-    // From the eye along the view direction.
-    const Vec3 eye(camera_.eye());
-    const Vec3 forward = glm::normalize(Vec3(camera_.target()) - eye);
-    def.position = eye + 1.0 * forward;
-    def.linearVelocity = kShootSpeed * forward;
-  } else {
-    Real top = 0.0;
-    for (const BodyId id : world->bodyIds()) {
-      const BodyView b = *world->body(id);
-      top = std::max(top, b.centerOfMass.y + b.radius);
-    }
-    const Vec3 target(camera_.target());
-    def.position =
-        Vec3(target.x + 0.13 * (spawned_ % 5), top + 2.0, target.z + 0.11 * (spawned_ % 3));
-    def.angularVelocity = Vec3(0.3, 0.2, 0.1);
-  }
-  if (auto id = world->createBody(def); !id) {
-    sceneError_ = id.error();
-  } else {
-    ++spawned_;
-  }
+void App::updateViewContext() {
+  // The panel's pixels are the window's (not the drawable's, which differ on high-DPI screens).
+  int w = options_.width, h = options_.height;
+  if (window_) SDL_GetWindowSize(window_, &w, &h);
+  context_->windowWidth = w;
+  context_->windowHeight = h;
+  context_->besidePanel = regionBesidePanel(panelX0_, panelX1_, static_cast<float>(w));
 }
 
 void App::stepSimulation() {
@@ -513,13 +467,13 @@ int App::run() {
     if (!options_.headless) {
       std::fprintf(stderr,
                    "tumble-demo: without a usable display, render offscreen instead:\n  %s\n",
-                   headlessCommand("tumble-demo", std::string(kDefaultScene), "out.png").c_str());
+                   headlessCommand("tumble-demo", std::string(kDefaultSample), "out.png").c_str());
     }
     return 2;
   }
   std::string start = options_.scene;
-  if (start.empty() && findScene(ui_.lastScene)) start = ui_.lastScene;
-  if (start.empty()) start = std::string(kDefaultScene);
+  if (start.empty() && findSample(samples_, ui_.lastScene)) start = ui_.lastScene;
+  if (start.empty()) start = std::string(kDefaultSample);
   if (auto error = switchScene(start); !error) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
     return 2;
@@ -528,6 +482,7 @@ int App::run() {
   Uint64 last = SDL_GetPerformanceCounter();
   for (bool lastFrame = false; !lastFrame;) {
     handleEvents();  // a quit request still draws this frame, so --screenshot gets it
+    updateViewContext();
     runScript();
     const Uint64 now = SDL_GetPerformanceCounter();
     frameMs_ = 1000.0 * static_cast<double>(now - last) /

@@ -3,7 +3,6 @@
 // and the current scene, run frame by frame. app.cpp has the frame loop and the input,
 // app_panel.cpp the ImGui panel, app_automation.cpp --script, presets and --dump-state.
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,11 +13,10 @@
 #include "options.h"
 #include "paths.h"
 #include "renderer.h"
-#include "scene.h"
+#include "sample.h"
 #include "script.h"
 #include "stats_history.h"
 #include "tumble/collide_format.h"
-#include "tumble/hull.h"
 #include "tumble/settings.h"
 #include "tumble/stats.h"
 #include "ui_state.h"
@@ -53,8 +51,8 @@ class App {
   void mouseMotion(int x, int y, int dx, int dy, bool left, bool right, bool shift);
   Ray mouseRay(int x, int y) const;
   void stepSimulation();
-  void spawnBody(bool shoot);
-  std::shared_ptr<const ConvexHull> spawnShape();
+  /// The window size and the part the panel leaves free, into the sample context.
+  void updateViewContext();
   void takeScreenshot(const std::string& file, int width, int height);
   void saveState();
 
@@ -79,6 +77,8 @@ class App {
 
   Options options_;
   DemoPaths paths_;
+  /// The scenes of the browser: assets/scenes listed at start-up, and the sample classes.
+  std::vector<SampleEntry> samples_;
   Settings settings_;
   OrbitCamera camera_;
   OrbitCamera homeCamera_;  ///< where the scene put the camera; C returns there
@@ -88,8 +88,8 @@ class App {
   bool offscreen_ = false;  ///< SDL's offscreen video driver (EGL pbuffer, no window)
   std::unique_ptr<Renderer> renderer_;
   std::unique_ptr<DebugView> debugView_;
-  std::unique_ptr<SceneContext> context_;
-  std::unique_ptr<Scene> scene_;
+  std::unique_ptr<SampleContext> context_;
+  std::unique_ptr<Sample> scene_;
   std::string sceneName_;
   std::optional<CollideQuery> viewerQuery_;  ///< the pair the viewer was opened on, if any
   std::string sceneError_;
@@ -116,10 +116,14 @@ class App {
   bool leftDown_ = false;
   int mouseX_ = 0, mouseY_ = 0;
 
-  // Spawning.
-  std::vector<std::string> shapeNames_;
-  std::map<std::string, std::shared_ptr<const ConvexHull>> shapeCache_;
-  int spawned_ = 0;
+  // The panel's horizontal extent in window pixels, as last drawn (at first where it opens):
+  // World samples aim the camera at the rest of the window.
+  static constexpr float kPanelX = 10.0f;
+  static constexpr float kPanelWidth = 390.0f;
+  float panelX0_ = kPanelX;
+  float panelX1_ = kPanelX + kPanelWidth;
+
+  std::vector<std::string> shapeNames_;  ///< assets/shapes, for the spawn shape
 
   // Statistics.
   StepStats stats_;

@@ -116,18 +116,20 @@ bool App::settingRow(const SettingInfo& info, bool slider) {
 void App::drawSceneBrowser() {
   if (!ImGui::CollapsingHeader("Scenes", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::BeginChild("browser", ImVec2(0.0f, 8.2f * ImGui::GetTextLineHeightWithSpacing()), true);
-  for (const std::string_view category : kSceneCategories) {
+  for (const std::string_view category : kSampleCategories) {
     ImGui::TextDisabled("%.*s", static_cast<int>(category.size()), category.data());
-    for (const SceneEntry& e : sceneTable()) {
+    for (const SampleEntry& e : samples_) {
       if (e.category != category) continue;
-      const std::string name(e.name);
       ImGui::Indent();
-      if (ImGui::Selectable(name.c_str(), name == sceneName_)) {
+      // A scene file that could not be read is listed in red; choosing it shows why.
+      if (!e.problem.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+      if (ImGui::Selectable(e.name.c_str(), e.name == sceneName_)) {
         if (auto error = switchScene(e.name); !error)
           std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
       }
+      if (!e.problem.empty()) ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%.*s", static_cast<int>(e.description.size()), e.description.data());
+        ImGui::SetTooltip("%s", e.problem.empty() ? e.description.c_str() : e.problem.c_str());
       }
       ImGui::Unindent();
     }
@@ -207,14 +209,6 @@ void App::drawView() {
     ImGui::GetIO().FontGlobalScale = ui_.fontScale;
   if (ImGui::Checkbox("vsync", &ui_.vsync) && !options_.headless)
     SDL_GL_SetSwapInterval(ui_.vsync ? 1 : 0);
-  if (!shapeNames_.empty() && ImGui::BeginCombo("spawn shape", ui_.spawnShape.c_str())) {
-    for (const std::string& name : shapeNames_)
-      if (ImGui::Selectable(name.c_str(), name == ui_.spawnShape)) ui_.spawnShape = name;
-    ImGui::EndCombo();
-  }
-  if (ImGui::Button("spawn above (V)")) spawnBody(false);
-  ImGui::SameLine();
-  if (ImGui::Button("shoot from camera (B)")) spawnBody(true);
   DebugToggles& d = ui_.debug;
   ImGui::Checkbox("hull faces", &d.faces);
   ImGui::SameLine(190.0f);
@@ -325,9 +319,13 @@ void App::drawHelp() {
 }
 
 void App::drawPanel() {
-  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(390.0f, 690.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(kPanelX, 10.0f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 690.0f), ImGuiCond_FirstUseEver);
   ImGui::Begin("Tumble");
+  // Where the panel is now (a collapsed one covers only its title bar): World samples aim the
+  // camera beside it.
+  panelX0_ = ImGui::GetWindowPos().x;
+  panelX1_ = ImGui::IsWindowCollapsed() ? panelX0_ : panelX0_ + ImGui::GetWindowSize().x;
   // First line: the measured times (left out of the golden-image comparisons).
   ImGui::Text("%.1f FPS  %.2f ms/frame  step %.2f  render %.2f",
               frameMs_ > 0.0 ? 1000.0 / frameMs_ : 0.0, frameMs_, stepMs_, renderMs_);

@@ -7,8 +7,9 @@
 #include "app.h"
 #include "controls.h"
 #include "options.h"
-#include "scene.h"
-#include "scene_gjk_viewer.h"
+#include "paths.h"
+#include "sample.h"
+#include "sample_gjk_viewer.h"
 
 namespace {
 
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.c_str());
     return 1;
   }
-  // The gjk scene reads the pair from the environment (no app plumbing; see scene_gjk_viewer.h).
+  // The gjk scene reads the pair from the environment (no app plumbing; see sample_gjk_viewer.h).
   if (!options->viewerPair.empty()) setenv(kViewerPairEnv, options->viewerPair.c_str(), 1);
   if (options->help) {
     std::fputs(usage().c_str(), stdout);
@@ -42,26 +43,25 @@ int main(int argc, char** argv) {
     std::fputs(controlsMarkdown().c_str(), stdout);
     return 0;
   }
+  // The scene files of assets/scenes (by name) and the sample classes.
+  const std::vector<SampleEntry> samples = listSamples(locatePaths().assets);
   if (options->listScenes) {
-    for (const SceneEntry& e : sceneTable()) {
-      std::printf("%-17.*s %-9.*s %.*s\n", static_cast<int>(e.name.size()), e.name.data(),
-                  static_cast<int>(e.category.size()), e.category.data(),
-                  static_cast<int>(e.description.size()), e.description.data());
+    for (const SampleEntry& e : samples) {
+      const std::string text = e.problem.empty() ? e.description : "(" + e.problem + ")";
+      std::printf("%-17s %-9s %s\n", e.name.c_str(), e.category.c_str(), text.c_str());
     }
     return 0;
   }
-  if (!options->scene.empty() && !findScene(options->scene)) {
+  if (!options->scene.empty() && !findSample(samples, options->scene)) {
     std::fprintf(stderr, "tumble-demo: unknown scene '%s'; known scenes:", options->scene.c_str());
-    for (const SceneEntry& e : sceneTable()) {
-      std::fprintf(stderr, " %.*s", static_cast<int>(e.name.size()), e.name.data());
-    }
+    for (const SampleEntry& e : samples) std::fprintf(stderr, " %s", e.name.c_str());
     std::fprintf(stderr, "\n");
     return 1;
   }
 
   if (!options->headless && !hasDisplay()) {
     // No window can open: render the scene offscreen instead and say where the picture went.
-    const std::string scene = options->scene.empty() ? std::string(kDefaultScene) : options->scene;
+    const std::string scene = options->scene.empty() ? std::string(kDefaultSample) : options->scene;
     if (options->frames == 0) options->frames = 30;
     if (options->screenshot.empty()) options->screenshot = kFallbackScreenshot;
     options->headless = true;

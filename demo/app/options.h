@@ -16,7 +16,7 @@ struct Options {
   int height = 720;              ///< window height in pixels, [64, 8192]
   std::vector<std::string> set;  ///< settings assignments "key=value" applied at start
   /// --viewer-pair FILE[:LINE]: a collide-format pair the `gjk` scene opens (the scene when
-  /// --scene is not given); passed to the scene as $TUMBLE_VIEWER_PAIR (scene_gjk_viewer.h).
+  /// --scene is not given); passed to the scene as $TUMBLE_VIEWER_PAIR (sample_gjk_viewer.h).
   std::string viewerPair;
   std::string script;     ///< --script: timed UI actions (script.h); empty for none
   std::string dumpState;  ///< --dump-state: JSON of settings and statistics at exit

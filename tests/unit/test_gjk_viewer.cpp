@@ -315,7 +315,7 @@ TEST_CASE("viewer: the turn field is recomputed when the rotation changes anothe
   field.sync(Quat{1.0, 0.0, 0.0, 0.0}) = Vec3{10.0, 100.0, 5.0};
   Quat rotation = field.apply();
 
-  // Ctrl+drag turns the body (scene_gjk_viewer.cpp: angleAxis(angle, axis) * start rotation): the
+  // Ctrl+drag turns the body (sample_gjk_viewer.cpp: angleAxis(angle, axis) * start rotation): the
   // field now shows angles of the new rotation, and keeps them on the next frames.
   rotation = glm::normalize(glm::angleAxis(0.7, glm::normalize(Vec3{1.0, 0.2, -0.4})) * rotation);
   const Vec3 dragged = field.sync(rotation);

@@ -13,7 +13,7 @@
 #include <glm/gtx/quaternion.hpp>
 
 #include "hull_mesh.h"
-#include "scenes.h"
+#include "samples.h"
 #include "tumble/chain.h"
 #include "tumble/hull.h"
 
@@ -62,9 +62,9 @@ std::vector<Vec3> spherePoints(Real radius) {
   return pts;
 }
 
-class ChainScene final : public Scene {
+class ChainSample final : public Sample {
  public:
-  Expected<void> create(SceneContext& ctx) override {
+  Expected<void> create(SampleContext& ctx) override {
     auto capsule = ConvexHull::build(capsulePoints(kSegmentLength, kRadius));
     if (!capsule) return Expected<void>::failure("chain capsule mesh: " + capsule.error());
     auto sphere = ConvexHull::build(spherePoints(1.6 * kRadius));
@@ -90,7 +90,7 @@ class ChainScene final : public Scene {
 
   // Auto-fold (on until the user folds): 2 degrees a step about a turning axis; a blocked fold
   // moves on to another joint and axis, so the scene shows folds meeting contacts on its own.
-  void step(SceneContext& ctx) override {
+  void step(SampleContext& ctx) override {
     if (!animate_) return;
     const Vec3 axes[] = {{0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
     const int before = blockedFolds_;
@@ -102,7 +102,7 @@ class ChainScene final : public Scene {
     }
   }
 
-  void draw(SceneContext& ctx) override {
+  void draw(SampleContext& ctx) override {
     const auto& p = chain_->points();
     for (int k = 0; k + 1 < static_cast<int>(p.size()); ++k) {
       const Vec3 d = glm::normalize(p[k + 1] - p[k]);
@@ -119,7 +119,7 @@ class ChainScene final : public Scene {
     ctx.renderer.drawBody(jointMesh_, j, glm::vec3(0.98f, 0.80f, 0.20f));
   }
 
-  void drawPanel(SceneContext& ctx) override {
+  void drawPanel(SampleContext& ctx) override {
     if (!ImGui::CollapsingHeader("Chain", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::Text("segments %d, radius %.3f m", chain_->segmentCount(), chain_->radius());
     ImGui::Text("chain.tolerance %.4g (x r), chain.max_substeps %d", ctx.settings.chain.tolerance,
@@ -136,7 +136,7 @@ class ChainScene final : public Scene {
         "axis, a d fold 5 deg, q e fold 45 deg, n append, backspace remove.");
   }
 
-  bool onKey(SceneContext& ctx, int key) override {
+  bool onKey(SampleContext& ctx, int key) override {
     animate_ = false;
     switch (key) {
       case SDLK_LEFTBRACKET:
@@ -179,7 +179,7 @@ class ChainScene final : public Scene {
     }
   }
 
-  bool onMouseDown(SceneContext& ctx, const Ray& ray) override {
+  bool onMouseDown(SampleContext& ctx, const Ray& ray) override {
     (void)ctx;
     const auto& p = chain_->points();
     int best = -1;
@@ -199,7 +199,7 @@ class ChainScene final : public Scene {
     return true;
   }
 
-  void onMouseDrag(SceneContext& ctx, const Ray& ray) override {
+  void onMouseDrag(SampleContext& ctx, const Ray& ray) override {
     if (!dragPrev_) return;
     const auto hit = planeHit(ray);
     if (!hit) return;
@@ -214,7 +214,7 @@ class ChainScene final : public Scene {
     dragPrev_ = hit;
   }
 
-  void onMouseUp(SceneContext& ctx) override {
+  void onMouseUp(SampleContext& ctx) override {
     (void)ctx;
     dragPrev_.reset();
   }
@@ -253,7 +253,7 @@ class ChainScene final : public Scene {
     return ray.origin + t * ray.direction;
   }
 
-  bool foldBy(SceneContext& ctx, const Vec3& axis, Real angle) {
+  bool foldBy(SampleContext& ctx, const Vec3& axis, Real angle) {
     const auto start = std::chrono::steady_clock::now();
     auto r = chain_->fold(selected_, axis, angle, ctx.settings.chain);
     lastMs_ =
@@ -268,7 +268,7 @@ class ChainScene final : public Scene {
     return true;
   }
 
-  void refresh(SceneContext& ctx) {
+  void refresh(SampleContext& ctx) {
     const Real t = ctx.settings.chain.tolerance * chain_->radius();
     contact_ = chainContactFlags(chain_->points(), chain_->radius(), t);
     const auto closest = chainClosestPair(chain_->points(), chain_->radius());
@@ -293,8 +293,8 @@ class ChainScene final : public Scene {
 
 }  // namespace
 
-std::unique_ptr<Scene> makeChainScene() {
-  return std::make_unique<ChainScene>();
+std::unique_ptr<Sample> makeChainSample() {
+  return std::make_unique<ChainSample>();
 }
 
 }  // namespace tumble::demo

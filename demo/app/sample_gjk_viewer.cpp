@@ -4,7 +4,7 @@
 // origin, with the simplex of the chosen GJK iteration and, when the pair overlaps, EPA's final
 // polytope and normal. Lines and translucent faces are drawn by gjk_viewer_overlay.h.
 // Computation: gjk_viewer_model.h (shared with tests/unit/test_gjk_viewer.cpp).
-#include "scene_gjk_viewer.h"
+#include "sample_gjk_viewer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,12 +61,12 @@ struct BodyView {
   MeshId mesh = -1;
 };
 
-class GjkViewerScene final : public Scene {
+class GjkViewerSample final : public Sample {
  public:
-  GjkViewerScene(std::optional<CollideQuery> query, std::string spec)
+  GjkViewerSample(std::optional<CollideQuery> query, std::string spec)
       : initialQuery_(std::move(query)), initialSpec_(std::move(spec)) {}
 
-  Expected<void> create(SceneContext& ctx) override {
+  Expected<void> create(SampleContext& ctx) override {
     auto library = loadShapeLibrary(ctx.assets / "shapes");
     if (!library) return Expected<void>::failure(library.error());
     library_ = std::move(*library);
@@ -84,7 +84,7 @@ class GjkViewerScene final : public Scene {
     return tumble::ok();
   }
 
-  void draw(SceneContext& ctx) override {
+  void draw(SampleContext& ctx) override {
     update(ctx);
     for (int k = 0; k < 2; ++k) {
       const ViewerBody& body = k == 0 ? a_ : b_;
@@ -94,7 +94,7 @@ class GjkViewerScene final : public Scene {
     }
   }
 
-  void drawPanel(SceneContext& ctx) override {
+  void drawPanel(SampleContext& ctx) override {
     ImGui::TextDisabled("see the GJK viewer window");
     // One window of its own at the right (the views sit between it and the panel).
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -111,7 +111,7 @@ class GjkViewerScene final : public Scene {
     drawOverlay(ctx);
   }
 
-  bool onKey(SceneContext& ctx, int key) override {
+  bool onKey(SampleContext& ctx, int key) override {
     (void)ctx;
     const int last = static_cast<int>(query_.trace.steps.size()) - 1;
     switch (key) {
@@ -133,7 +133,7 @@ class GjkViewerScene final : public Scene {
   }
 
   // Picks the body whose drawn centre passes nearest the ray (within its drawn radius).
-  bool onMouseDown(SceneContext& ctx, const Ray& ray) override {
+  bool onMouseDown(SampleContext& ctx, const Ray& ray) override {
     (void)ctx;
     drag_ = -1;
     Real bestT = 0.0;
@@ -160,7 +160,7 @@ class GjkViewerScene final : public Scene {
   // Moves the body in the plane facing the camera; with Ctrl held, turns it about its centre
   // (the axis perpendicular to the drag in the view plane, so the near side follows the mouse;
   // 2 radians per displayed metre).
-  void onMouseDrag(SceneContext& ctx, const Ray& ray) override {
+  void onMouseDrag(SampleContext& ctx, const Ray& ray) override {
     (void)ctx;
     if (drag_ < 0) return;
     const Real den = glm::dot(ray.direction, dragNormal_);
@@ -179,7 +179,7 @@ class GjkViewerScene final : public Scene {
     poseDirty_ = true;
   }
 
-  void onMouseUp(SceneContext& ctx) override {
+  void onMouseUp(SampleContext& ctx) override {
     (void)ctx;
     drag_ = -1;
   }
@@ -248,7 +248,7 @@ class GjkViewerScene final : public Scene {
   }
 
   // Framing and meshes (after a new pair, a new shape or "Frame views"), then the query.
-  void update(SceneContext& ctx) {
+  void update(SampleContext& ctx) {
     if (refit_) {
       refit(ctx);
       refit_ = false;
@@ -279,7 +279,7 @@ class GjkViewerScene final : public Scene {
     return out;
   }
 
-  void refit(SceneContext& ctx) {
+  void refit(SampleContext& ctx) {
     const std::vector<Vec3> wa = a_.worldPoints(), wb = b_.worldPoints();
     std::vector<Vec3> all(wa);
     all.insert(all.end(), wb.begin(), wb.end());
@@ -317,7 +317,7 @@ class GjkViewerScene final : public Scene {
 
   void drawControls();
   void drawResults();
-  void drawOverlay(SceneContext& ctx);
+  void drawOverlay(SampleContext& ctx);
 
   std::optional<CollideQuery> initialQuery_;
   std::string initialSpec_;
@@ -345,7 +345,7 @@ class GjkViewerScene final : public Scene {
   std::string loadError_;
 };
 
-void GjkViewerScene::drawControls() {
+void GjkViewerSample::drawControls() {
   if (!ImGui::CollapsingHeader("Pair", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::TextDisabled("drag: move, Ctrl+drag: turn");
   for (int k = 0; k < 2; ++k) {
@@ -405,7 +405,7 @@ void GjkViewerScene::drawControls() {
   }
 }
 
-void GjkViewerScene::drawResults() {
+void GjkViewerSample::drawResults() {
   const CrossCheckResult& c = query_.check;
   const int steps = static_cast<int>(query_.trace.steps.size());
   ImGui::SliderInt("GJK step", &step_, 0, std::max(0, steps - 1));
@@ -441,7 +441,7 @@ void GjkViewerScene::drawResults() {
   if (c.epaRan) ImGui::TextDisabled("EPA polytope: at the last step");
 }
 
-void GjkViewerScene::drawOverlay(SceneContext& ctx) {
+void GjkViewerSample::drawOverlay(SampleContext& ctx) {
   ViewerPicture pic;
   pic.query = &query_;
   pic.minkowski = minkowski_ ? &*minkowski_ : nullptr;
@@ -462,17 +462,17 @@ void GjkViewerScene::drawOverlay(SceneContext& ctx) {
 
 }  // namespace
 
-std::unique_ptr<Scene> makeGjkViewerScene() {
+std::unique_ptr<Sample> makeGjkViewerSample() {
   const char* spec = std::getenv(kViewerPairEnv);
-  return std::make_unique<GjkViewerScene>(std::nullopt, spec ? std::string(spec) : std::string());
+  return std::make_unique<GjkViewerSample>(std::nullopt, spec ? std::string(spec) : std::string());
 }
 
-std::unique_ptr<Scene> makeGjkViewerScene(const CollideQuery& query) {
-  return std::make_unique<GjkViewerScene>(query, std::string());
+std::unique_ptr<Sample> makeGjkViewerSample(const CollideQuery& query) {
+  return std::make_unique<GjkViewerSample>(query, std::string());
 }
 
-std::unique_ptr<Scene> makeGjkViewerSceneFromFile(std::string spec) {
-  return std::make_unique<GjkViewerScene>(std::nullopt, std::move(spec));
+std::unique_ptr<Sample> makeGjkViewerSampleFromFile(std::string spec) {
+  return std::make_unique<GjkViewerSample>(std::nullopt, std::move(spec));
 }
 
 }  // namespace tumble::demo

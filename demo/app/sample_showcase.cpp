@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "scenes.h"
+#include "samples.h"
 #include "shape_file.h"
 
 namespace tumble::demo {
@@ -50,9 +50,9 @@ Transform restOnGround(const ConvexHull& hull, Transform t) {
   return t;
 }
 
-class ShowcaseScene final : public Scene {
+class ShowcaseSample final : public Sample {
  public:
-  Expected<void> create(SceneContext& ctx) override {
+  Expected<void> create(SampleContext& ctx) override {
     struct Placement {
       const char* shape;  // a file in assets/shapes, or nullptr for the random cloud
       Vec3 position;
@@ -98,11 +98,11 @@ class ShowcaseScene final : public Scene {
     return tumble::ok();
   }
 
-  void draw(SceneContext& ctx) override {
+  void draw(SampleContext& ctx) override {
     for (const Body& b : bodies_) ctx.renderer.drawBody(b.mesh, b.transform, b.color);
   }
 
-  void drawPanel(SceneContext& ctx) override {
+  void drawPanel(SampleContext& ctx) override {
     (void)ctx;
     if (!ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::Text("density %.0f kg/m^3", kDensity);
@@ -140,8 +140,8 @@ class ShowcaseScene final : public Scene {
 
 }  // namespace
 
-std::unique_ptr<Scene> makeShowcaseScene() {
-  return std::make_unique<ShowcaseScene>();
+std::unique_ptr<Sample> makeShowcaseSample() {
+  return std::make_unique<ShowcaseSample>();
 }
 
 }  // namespace tumble::demo

@@ -1,0 +1,20 @@
+#pragma once
+// Factories of the demo scenes, one per sample file; the table is in sample_registry.cpp.
+#include <memory>
+#include <string_view>
+
+#include "sample.h"
+
+namespace tumble::demo {
+
+/// A foldable chain of capsules (tumble/chain.h); sample_chain.cpp.
+std::unique_ptr<Sample> makeChainSample();
+
+/// The scene file assets/scenes/<name>.json, built and stepped by the engine's World; mouse
+/// grabbing, dropping bodies.
+std::unique_ptr<Sample> makeFileSample(std::string_view name);
+
+/// Static convex hulls (shape files and a seeded random cloud) on the ground.
+std::unique_ptr<Sample> makeShowcaseSample();
+
+}  // namespace tumble::demo

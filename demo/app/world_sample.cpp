@@ -1,0 +1,230 @@
+#include "world_sample.h"
+
+#include <algorithm>
+#include <array>
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include "tumble/shape_file.h"
+
+namespace tumble::demo {
+namespace {
+
+constexpr Real kRayLength = 500.0;  // m, how far a mouse ray reaches
+constexpr Real kShootSpeed = 25.0;  // m/s
+constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f, 0.66f, 0.45f),
+                                 glm::vec3(0.35f, 0.52f, 0.86f), glm::vec3(0.85f, 0.75f, 0.30f),
+                                 glm::vec3(0.70f, 0.40f, 0.75f), glm::vec3(0.35f, 0.75f, 0.78f)};
+constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
+const ImVec4 kErrorColor(1.0f, 0.45f, 0.4f, 1.0f);
+
+void wrappedError(const std::string& text) {
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextColored(kErrorColor, "%s", text.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+Expected<void> WorldSample::create(SampleContext& ctx) {
+  auto world = build(ctx);
+  if (!world) return Expected<void>::failure(world.error());
+  world_ = std::move(*world);
+  for (const BodyId id : world_->bodyIds()) meshFor(ctx, world_->body(id)->shape);
+  if (!dropTemplate_.shape) {
+    for (const BodyId id : world_->bodyIds()) {
+      const BodyView b = *world_->body(id);
+      if (!b.isDynamic()) continue;
+      dropTemplate_.shape = b.shape;
+      dropTemplate_.density = b.mass / b.shape.massProperties(1.0).mass;
+      dropTemplate_.friction = b.friction;
+      dropTemplate_.restitution = b.restitution;
+      break;
+    }
+  }
+  ctx.camera.setRegion(ctx.besidePanel);
+  if (const auto box = bounds())
+    ctx.camera.frame(glm::vec3(box->lower), glm::vec3(box->upper), ctx.windowWidth,
+                     ctx.windowHeight);
+  return tumble::ok();
+}
+
+void WorldSample::step(SampleContext& ctx) {
+  // The panel edits ctx.settings; the world validates and takes them (a change wakes bodies,
+  // equal settings cost one comparison).
+  Expected<void> done = world_->setSettings(ctx.settings);
+  if (done) done = world_->step(ctx.settings.dt);
+  if (auto error = done; !error) {
+    stepError_ = error.error();
+  } else {
+    stepError_.clear();
+  }
+}
+
+void WorldSample::draw(SampleContext& ctx) {
+  // The panel may have moved or the window changed size: keep aiming beside it.
+  ctx.camera.setRegion(ctx.besidePanel);
+  for (const BodyId id : world_->bodyIds()) {
+    const BodyView b = *world_->body(id);
+    glm::vec3 color = kStaticColor;
+    if (b.type != BodyType::Static) {
+      color = kPalette[static_cast<size_t>(id.index) % kPalette.size()];
+      if (!b.awake && ctx.dimSleeping) color *= 0.55f;  // sleeping bodies are drawn darker
+    }
+    ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);
+  }
+}
+
+void WorldSample::drawPanel(SampleContext& ctx) {
+  if (!ImGui::CollapsingHeader("World", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!description_.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", description_.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  const StepStats& s = world_->stats();
+  ImGui::Text("step %lld  awake %d of %d  islands %d", static_cast<long long>(world_->stepCount()),
+              s.awakeBodies, s.bodies, s.islands);
+  ImGui::Text("pairs %d  manifolds %d  contacts %d", s.pairs, s.manifolds, s.contacts);
+  ImGui::Text("max penetration %.4f m  energy %.1f J", s.maxPenetration, world_->energy().total());
+  ImGui::TextDisabled("timings: statistics window (F2)");
+  if (dropTemplate_.shape) {
+    if (ImGui::Button("drop a body (D)")) drop();
+    ImGui::SameLine();
+  }
+  if (ImGui::Button("spawn (V)")) spawn(ctx, false);
+  ImGui::SameLine();
+  if (ImGui::Button("shoot (B)")) spawn(ctx, true);
+  if (!ctx.shapeNames.empty() && ImGui::BeginCombo("spawn shape", ctx.spawnShape.c_str())) {
+    for (const std::string& name : ctx.shapeNames)
+      if (ImGui::Selectable(name.c_str(), name == ctx.spawnShape)) ctx.spawnShape = name;
+    ImGui::EndCombo();
+  }
+  if (!stepError_.empty()) wrappedError(stepError_);
+  if (!error_.empty()) wrappedError(error_);
+}
+
+bool WorldSample::onKey(SampleContext& ctx, int key) {
+  switch (key) {
+    case SDLK_d:
+      if (!dropTemplate_.shape) return false;
+      drop();
+      return true;
+    case SDLK_v:
+      spawn(ctx, false);
+      return true;
+    case SDLK_b:
+      spawn(ctx, true);
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool WorldSample::onMouseDown(SampleContext& ctx, const Ray& ray) {
+  (void)ctx;
+  const RayHit hit = world_->rayCast(ray.origin, ray.direction * kRayLength);
+  if (!hit.hit || !world_->body(hit.body)->isDynamic()) return false;
+  Expected<DragId> drag = world_->createDrag(hit.body, hit.point);
+  if (!drag) return false;
+  drag_ = *drag;
+  grabDistance_ = hit.fraction * kRayLength;
+  return true;
+}
+
+void WorldSample::onMouseDrag(SampleContext& ctx, const Ray& ray) {
+  (void)ctx;
+  if (world_->isAlive(drag_))
+    world_->setDragTarget(drag_, ray.origin + ray.direction * grabDistance_);
+}
+
+void WorldSample::onMouseUp(SampleContext& ctx) {
+  (void)ctx;
+  if (world_->isAlive(drag_)) world_->destroyDrag(drag_);
+  drag_ = DragId{};
+}
+
+std::optional<Aabb> WorldSample::bounds() const {
+  std::vector<BodyBox> boxes;
+  for (const BodyId id : world_->bodyIds()) {
+    const BodyView b = *world_->body(id);
+    boxes.push_back({b.shape.bounds(b.transform()), b.isDynamic()});
+  }
+  return framedBounds(boxes);
+}
+
+MeshId WorldSample::meshFor(SampleContext& ctx, const Shape& shape) {
+  const auto it = meshes_.find(shape.hull());
+  if (it != meshes_.end()) return it->second;
+  const MeshId id = ctx.renderer.addMesh(hullMesh(*shape.hull()));
+  meshes_.emplace(shape.hull(), id);
+  shapes_.push_back(shape);
+  return id;
+}
+
+Shape WorldSample::spawnShape(SampleContext& ctx) {
+  if (auto it = spawnShapes_.find(ctx.spawnShape); it != spawnShapes_.end()) return it->second;
+  auto def = loadShapeFile(ctx.assets / "shapes" / (ctx.spawnShape + ".json"));
+  if (!def) {
+    error_ = def.error();
+    return {};
+  }
+  auto shape = makeHull(def->points);
+  if (!shape) {
+    error_ = ctx.spawnShape + ": " + shape.error();
+    return {};
+  }
+  spawnShapes_.emplace(ctx.spawnShape, *shape);
+  return *shape;
+}
+
+Real WorldSample::topOfBodies() const {
+  Real top = 0.0;
+  for (const BodyId id : world_->bodyIds()) {
+    const BodyView b = *world_->body(id);
+    top = std::max(top, b.centerOfMass.y + b.radius);
+  }
+  return top;
+}
+
+// One more body like the template, 2 m above the highest body.
+void WorldSample::drop() {
+  BodyDef def = dropTemplate_;
+  def.position = Vec3(0.1 * (dropped_ % 5), topOfBodies() + 2.0, 0.1 * (dropped_ % 3));
+  def.linearVelocity = Vec3(0.0);
+  def.angularVelocity = Vec3(0.3, 0.2, 0.1);
+  if (auto id = world_->createBody(def); !id) {
+    error_ = id.error();
+  } else {
+    error_.clear();
+  }
+  ++dropped_;
+}
+
+// The chosen shape 2 m above the bodies over the camera's target, or shot from the eye along the
+// view direction.
+void WorldSample::spawn(SampleContext& ctx, bool shoot) {
+  BodyDef def;
+  def.shape = spawnShape(ctx);
+  if (!def.shape) return;
+  if (shoot) {
+    const Vec3 eye(ctx.camera.eye());
+    const Vec3 forward(ctx.camera.forward());
+    def.position = eye + 1.0 * forward;
+    def.linearVelocity = kShootSpeed * forward;
+  } else {
+    const Vec3 target(ctx.camera.target());
+    def.position = Vec3(target.x + 0.13 * (spawned_ % 5), topOfBodies() + 2.0,
+                        target.z + 0.11 * (spawned_ % 3));
+    def.angularVelocity = Vec3(0.3, 0.2, 0.1);
+  }
+  if (auto id = world_->createBody(def); !id) {
+    error_ = id.error();
+  } else {
+    error_.clear();
+    ++spawned_;
+  }
+}
+
+}  // namespace tumble::demo

@@ -1,0 +1,89 @@
+#pragma once
+// The base of the samples that simulate a tumble::World (Box2D's `Sample`, Jolt's `Test`): a
+// subclass only builds its world; this class steps it, draws it, picks and drags bodies with the
+// mouse, drops (D), spawns (V) and shoots (B) bodies, shows the "World" section of the panel and
+// frames the camera on the bodies in the part of the window the panel leaves free.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sample.h"
+#include "tumble/body.h"
+#include "tumble/world.h"
+
+namespace tumble::demo {
+
+/// A sample with a World. A new one is a subclass that overrides build():
+///
+///     class Ramp final : public WorldSample {
+///       Expected<std::unique_ptr<World>> build(SampleContext& ctx) override {
+///         auto world = std::make_unique<World>(ctx.settings);
+///         // world->createBody(...) for the ground and the bodies
+///         return world;
+///       }
+///     };
+///
+/// and a row in sample_registry.cpp. Overrides of step, drawPanel, onKey and the mouse hooks
+/// call the base's to keep what it does.
+class WorldSample : public Sample {
+ public:
+  /// Builds the world (build()), uploads the bodies' meshes and frames the camera on them.
+  Expected<void> create(SampleContext& ctx) final;
+  /// Gives the world ctx.settings (validated; a change wakes the bodies) and steps it by
+  /// ctx.settings.dt; an error is shown in the panel.
+  void step(SampleContext& ctx) override;
+  /// Queues every body (static grey, dynamic in colours, sleeping ones darker) and aims the
+  /// camera beside the panel.
+  void draw(SampleContext& ctx) override;
+  /// The "World" section: description, counts, drop/spawn/shoot, errors.
+  void drawPanel(SampleContext& ctx) override;
+  /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera.
+  bool onKey(SampleContext& ctx, int key) override;
+  /// Grabs the dynamic body under the mouse with a drag constraint.
+  bool onMouseDown(SampleContext& ctx, const Ray& ray) override;
+  void onMouseDrag(SampleContext& ctx, const Ray& ray) override;
+  void onMouseUp(SampleContext& ctx) override;
+  int bodyCount() const override { return world_ ? world_->bodyCount() : 0; }
+  World* world() override { return world_.get(); }
+
+  /// The box the camera frames (m): the bodies' tight boxes as framedBounds() picks them (the
+  /// moving bodies and the walls around them, not the ground).
+  std::optional<Aabb> bounds() const;
+
+ protected:
+  /// Makes the sample's World with its bodies. It may set ctx.settings (the app applies --set on
+  /// top; step() gives them to the world). An error names what is at fault.
+  virtual Expected<std::unique_ptr<World>> build(SampleContext& ctx) = 0;
+
+  /// The text at the top of the panel's "World" section.
+  void setDescription(std::string text) { description_ = std::move(text); }
+  /// The body D drops (its position and velocities are replaced). Without one, D drops a body like
+  /// the first dynamic body of the world (same shape, mass, friction and restitution).
+  void setDropTemplate(const BodyDef& def) { dropTemplate_ = def; }
+  /// Shows `message` in red in the panel (empty clears it).
+  void setError(std::string message) { error_ = std::move(message); }
+
+ private:
+  MeshId meshFor(SampleContext& ctx, const Shape& shape);
+  Shape spawnShape(SampleContext& ctx);
+  Real topOfBodies() const;
+  void drop();
+  void spawn(SampleContext& ctx, bool shoot);
+
+  std::unique_ptr<World> world_;
+  std::string description_;
+  std::string error_;      // the last drop or spawn that failed
+  std::string stepError_;  // settings or step refused by the world, until a step succeeds
+  std::map<const ConvexHull*, MeshId> meshes_;
+  std::vector<Shape> shapes_;  // keeps the mesh keys alive and unique
+  std::map<std::string, Shape> spawnShapes_;
+  BodyDef dropTemplate_;
+  int dropped_ = 0;
+  int spawned_ = 0;
+  DragId drag_;
+  Real grabDistance_ = 0.0;
+};
+
+}  // namespace tumble::demo
