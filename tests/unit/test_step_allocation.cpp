@@ -14,6 +14,12 @@ namespace {
 std::atomic<long> gNews{0};
 }  // namespace
 
+// These replace the global allocator on purpose (malloc under new, free under delete): GCC sees
+// a delete of memory from new inlined to free() and would warn of a mismatch.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 void* operator new(std::size_t size) {
   ++gNews;
   if (void* p = std::malloc(size ? size : 1)) return p;
@@ -23,6 +29,22 @@ void* operator new[](std::size_t size) {
   ++gNews;
   if (void* p = std::malloc(size ? size : 1)) return p;
   throw std::bad_alloc();
+}
+// The nothrow forms too: std::stable_sort's buffer comes from new(nothrow) and goes back through
+// plain delete, so every form must share one pair of functions (ASan checks the pairing).
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  ++gNews;
+  return std::malloc(size ? size : 1);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  ++gNews;
+  return std::malloc(size ? size : 1);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
 }
 void operator delete(void* p) noexcept {
   std::free(p);
