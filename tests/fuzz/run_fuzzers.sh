@@ -73,25 +73,31 @@ fail() {  # TARGET RC LOG ARTIFACTS
 }
 
 if [ $gate -eq 1 ]; then
-  gate_dir=$build/fuzz-gate
+  # The fuzzers run from build/fuzz with relative paths and a fixed environment (env -i): without
+  # ASLR the stack starts at a fixed address but the argument and environment strings sit on top
+  # of it, so a different clone folder or one more environment variable moves every stack address,
+  # and compared pointers feed libFuzzer's mutations (and, through libstdc++, branch coverage).
+  cd "$build"
+  clean_env=(env -i PATH=/usr/bin:/bin LC_ALL=C)
+  gate_dir=fuzz-gate
   summary=$(printf '%-13s %7s %7s %6s %6s %5s  %-16s  %-16s  %s' target runs seconds cov ft new \
                    corpus trace result)
   for t in "${targets[@]}"; do
-    exe=$build/tests/fuzz/fuzz_$t
+    exe=./tests/fuzz/fuzz_$t
     work=$gate_dir/$t
     artifacts=$gate_dir/artifacts/$t
     rm -rf "$work" "$artifacts"
     mkdir -p "$work" "$artifacts"
     # Committed corpus in byte order of the names, so that libFuzzer sees the seeds in the same
     # order whatever order the file system lists them in (-seed_inputs, not a folder).
-    mapfile -t seeds < <(find "$root/tests/fuzz/corpus/$t" -type f | LC_ALL=C sort)
+    mapfile -t seeds < <(find "../../tests/fuzz/corpus/$t" -type f | LC_ALL=C sort)
     (IFS=,; printf '%s' "${seeds[*]}") > "$gate_dir/$t.seeds"
     runs=${gate_runs[$t]}
     echo "==== fuzz_$t: replay ${#seeds[@]} corpus files, then -seed=$gate_seed -runs=$runs"
     t0=$EPOCHREALTIME
     rc=0
-    "${no_aslr[@]}" "$exe" -timeout=60 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" \
-      "${seeds[@]}" > "$gate_dir/$t.replay.log" 2>&1 || rc=$?
+    "${clean_env[@]}" "${no_aslr[@]}" "$exe" -timeout=60 -rss_limit_mb=2048 \
+      -artifact_prefix="$artifacts/" "${seeds[@]}" > "$gate_dir/$t.replay.log" 2>&1 || rc=$?
     log=$gate_dir/$t.replay.log
     if [ $rc -eq 0 ]; then
       # Nothing on a timer: -reload=0 (no rereading of the work folder every second),
@@ -99,7 +105,7 @@ if [ $gate -eq 1 ]; then
       # the addresses later allocations get); -entropic_scale_per_exec_time stays 0 (libFuzzer's
       # default; 1 would weigh inputs by their measured run time).
       log=$gate_dir/$t.log
-      "${no_aslr[@]}" "$exe" -seed=$gate_seed -runs="$runs" -reload=0 \
+      "${clean_env[@]}" "${no_aslr[@]}" "$exe" -seed=$gate_seed -runs="$runs" -reload=0 \
         -purge_allocator_interval=-1 -entropic_scale_per_exec_time=0 -timeout=60 \
         -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" -seed_inputs=@"$gate_dir/$t.seeds" "$work" \
