@@ -1,6 +1,7 @@
 // Fuzz target: the scene file loader (parseScene) on arbitrary text. A scene that loads is built
 // and stepped a few times when it is small. Checks: a scene or an error naming the origin, never a
 // crash; a built world stays finite (or removes its non-finite bodies, nonfinite.h).
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,17 @@ bool small(const nlohmann::json& j, double& bodies) {
   return bodies <= 2000.0;
 }
 
+// The shape library: $TUMBLE_FUZZ_SHAPES when set (the gate passes a relative path, so that the
+// clone folder's name, and so the lengths of the paths the loader builds, cannot change what a run
+// allocates and compares), else the source tree's.
+const std::string& shapesDir() {
+  static const std::string dir = [] {
+    const char* env = std::getenv("TUMBLE_FUZZ_SHAPES");
+    return std::string(env && *env ? env : TUMBLE_SOURCE_DIR "/assets/shapes");
+  }();
+  return dir;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -42,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto doc = nlohmann::json::parse(text, nullptr, false);
   double bodies = 0.0;
   if (!doc.is_discarded() && !small(doc, bodies)) return 0;
-  auto scene = parseScene(text, "fuzz.json", TUMBLE_SOURCE_DIR "/assets/shapes");
+  auto scene = parseScene(text, "fuzz.json", shapesDir());
   if (!scene) {
     TUMBLE_FUZZ_CHECK(scene.error().rfind("fuzz.json", 0) == 0);
     return 0;

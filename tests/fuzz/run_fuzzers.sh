@@ -78,7 +78,7 @@ if [ $gate -eq 1 ]; then
   # of it, so a different clone folder or one more environment variable moves every stack address,
   # and compared pointers feed libFuzzer's mutations (and, through libstdc++, branch coverage).
   cd "$build"
-  clean_env=(env -i PATH=/usr/bin:/bin LC_ALL=C)
+  clean_env=(env -i PATH=/usr/bin:/bin LC_ALL=C TUMBLE_FUZZ_SHAPES=../../assets/shapes)
   gate_dir=fuzz-gate
   summary=$(printf '%-13s %7s %7s %6s %6s %5s  %-16s  %-16s  %s' target runs seconds cov ft new \
                    corpus trace result)
