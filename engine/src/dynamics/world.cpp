@@ -1,5 +1,6 @@
 // The World orchestrates one step (docs/ARCHITECTURE.md, "One step"); the algorithms live in
-// aabb_tree.cpp, manifold.cpp, contact_solver.cpp, island.cpp, drag.cpp and body.cpp.
+// aabb_tree.cpp, collide.cpp, contact_update.cpp, contact_solver.cpp, island.cpp, drag.cpp and
+// body.cpp.
 #include "tumble/world.h"
 
 #include <algorithm>
@@ -23,8 +24,6 @@ Real msSince(Clock::time_point t0) {
   return std::chrono::duration<Real, std::milli>(Clock::now() - t0).count();
 }
 
-// Equal in every key but dt (which the World does not read). Compared through the settings
-// table's text forms (exact for every kind of value), once per setSettings call.
 // A stale or foreign handle given to World::`call`: to the assert handler; false.
 bool reportStale(const char* kind, const char* call, int index, uint32_t generation) {
   char message[160];
@@ -34,6 +33,8 @@ bool reportStale(const char* kind, const char* call, int index, uint32_t generat
   return false;
 }
 
+// Equal in every key but dt (which the World does not read). Compared through the settings
+// table's text forms (exact for every kind of value), once per setSettings call.
 bool settingsEqualButDt(const Settings& a, const Settings& b) {
   for (const SettingInfo& info : settingsTable())
     if (info.key != "dt" && settingValue(a, info) != settingValue(b, info)) return false;
