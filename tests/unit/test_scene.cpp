@@ -114,6 +114,7 @@ TEST_CASE("scene values reach the bodies and settings", "[scene]") {
   CHECK(s->bodies[0].type == BodyType::Kinematic);
   CHECK_THAT(s->bodies[0].shape.hull()->boundsMax().x, WithinAbs(2.0, 1e-12));
   CHECK_THAT(s->bodies[0].orientation.w, WithinAbs(1.0, 1e-15));
-  CHECK_THAT(s->bodies[0].shape.hull()->massProperties(s->bodies[0].density).mass, WithinAbs(5.0, 1e-9));
+  CHECK_THAT(s->bodies[0].shape.hull()->massProperties(s->bodies[0].density).mass,
+             WithinAbs(5.0, 1e-9));
   CHECK(s->bodies[1].type == BodyType::Static);
 }

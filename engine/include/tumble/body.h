@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "tumble/shape.h"
 #include "tumble/math.h"
+#include "tumble/shape.h"
 
 namespace tumble {
 
@@ -48,16 +48,16 @@ struct BodyDef {
 struct BodyView {
   BodyId id;
   BodyType type = BodyType::Dynamic;
-  Shape shape;                              ///< body-local, geometry shared
-  Vec3 position{0.0};                       ///< m, world position of the shape's local origin
-  Quat rotation{1.0, 0.0, 0.0, 0.0};        ///< unit quaternion, shape frame to world
-  Vec3 centerOfMass{0.0};                   ///< m, world
-  Vec3 localCenterOfMass{0.0};              ///< m, in the shape's frame
-  Vec3 linearVelocity{0.0};                 ///< m/s, of the centre of mass
-  Vec3 angularVelocity{0.0};                ///< rad/s, world frame
-  Real mass = 0.0;                          ///< kg; 0 for static and kinematic bodies
-  Mat3 localInertia{0.0};  ///< kg m^2, about the centre of mass in the shape's axes
-  Real radius = 0.0;       ///< m, farthest point of the shape from the centre of mass
+  Shape shape;                        ///< body-local, geometry shared
+  Vec3 position{0.0};                 ///< m, world position of the shape's local origin
+  Quat rotation{1.0, 0.0, 0.0, 0.0};  ///< unit quaternion, shape frame to world
+  Vec3 centerOfMass{0.0};             ///< m, world
+  Vec3 localCenterOfMass{0.0};        ///< m, in the shape's frame
+  Vec3 linearVelocity{0.0};           ///< m/s, of the centre of mass
+  Vec3 angularVelocity{0.0};          ///< rad/s, world frame
+  Real mass = 0.0;                    ///< kg; 0 for static and kinematic bodies
+  Mat3 localInertia{0.0};             ///< kg m^2, about the centre of mass in the shape's axes
+  Real radius = 0.0;                  ///< m, farthest point of the shape from the centre of mass
   Real friction = 0.5;
   Real restitution = 0.0;
   bool awake = true;  ///< false while asleep (static bodies: false)

@@ -35,7 +35,7 @@ struct Body {
   /// -1 when awake. The members are linked in index order through sleepNext (-1 ends the list).
   int sleepIsland = -1;
   int sleepNext = -1;
-  int proxy = -1;        ///< broad-phase proxy
+  int proxy = -1;  ///< broad-phase proxy
   bool alive = false;
   uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
   uint64_t userData = 0;

@@ -9,11 +9,11 @@
 namespace tumble {
 
 struct IslandScratch {
-  std::vector<int> parent;     ///< union-find forest over body indices
-  std::vector<Real> minTime;   ///< per root: the least sleep time of its island
-  std::vector<int> index;      ///< per root: the island's number this step
-  std::vector<int> tail;       ///< per root: last member linked so far (islands falling asleep)
-  std::vector<int> islandOf;   ///< per body: its awake island this step, -1 for none
+  std::vector<int> parent;    ///< union-find forest over body indices
+  std::vector<Real> minTime;  ///< per root: the least sleep time of its island
+  std::vector<int> index;     ///< per root: the island's number this step
+  std::vector<int> tail;      ///< per root: last member linked so far (islands falling asleep)
+  std::vector<int> islandOf;  ///< per body: its awake island this step, -1 for none
 };
 
 }  // namespace tumble
