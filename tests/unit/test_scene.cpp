@@ -41,7 +41,9 @@ TEST_CASE("every shipped scene loads and builds", "[scene]") {
   auto pyramid = loadScene(kAssets / "scenes" / "pyramid.json");
   REQUIRE(pyramid);
   CHECK(pyramid->bodies.size() == 1 + 210);
-  CHECK(pyramid->settings.solver.substeps == 2);
+  auto heap = loadScene(kAssets / "scenes" / "heap_boxes_500.json");
+  REQUIRE(heap);
+  CHECK(heap->settings.dt == 1.0 / 60.0);  // the file's own key, read exactly
 }
 
 TEST_CASE("the heap generator follows the benchmark recipe", "[scene]") {

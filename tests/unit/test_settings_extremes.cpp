@@ -118,6 +118,9 @@ TUMBLE_EXTREME_CASE("solver.position_iterations")
 TUMBLE_EXTREME_CASE("solver.warm_starting")
 TUMBLE_EXTREME_CASE("contact.slop")
 TUMBLE_EXTREME_CASE("contact.baumgarte")
+TUMBLE_EXTREME_CASE("contact.hertz")
+TUMBLE_EXTREME_CASE("contact.damping_ratio")
+TUMBLE_EXTREME_CASE("contact.push_velocity")
 TUMBLE_EXTREME_CASE("contact.speculative_margin")
 TUMBLE_EXTREME_CASE("contact.restitution_threshold")
 TUMBLE_EXTREME_CASE("gjk.tolerance")
@@ -145,6 +148,9 @@ TEST_CASE("the extreme sweep names every settings key", "[extreme]") {
                                   "solver.warm_starting",
                                   "contact.slop",
                                   "contact.baumgarte",
+                                  "contact.hertz",
+                                  "contact.damping_ratio",
+                                  "contact.push_velocity",
                                   "contact.speculative_margin",
                                   "contact.restitution_threshold",
                                   "gjk.tolerance",

@@ -22,10 +22,6 @@ static void standsFor10s(bool sleeping) {
   {
     World w{Settings{}};
     editSettings(w, [&](Settings& s_) { s_.sleep.enabled = sleeping; });
-    // Two substeps, as in assets/scenes/pyramid.json: with one, 10 velocity iterations leave the
-    // 20-row wall rocking about its base (measured 0.5 m of top travel over 10 s; 8 mm with 20
-    // iterations, 6 mm to 35 mm with 30), with two the top moves under 0.1 mm.
-    editSettings(w, [&](Settings& s_) { s_.solver.substeps = 2; });
     addGround(w, 40.0);
     const auto ids = buildPyramid(w, 20);
     const Vec3 start = w.body(ids.back())->centerOfMass;

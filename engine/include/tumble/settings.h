@@ -22,15 +22,18 @@ struct Settings {
   Real dt = 1.0 / 60.0;
 
   struct Solver {
-    int substeps = 1;             ///< [1, 64]
-    int velocityIterations = 10;  ///< [1, 500]
-    int positionIterations = 4;   ///< [0, 500]
-    bool warmStarting = true;     ///< reuse last step's impulses
+    int substeps = 4;            ///< [1, 64]; collision runs once per step
+    int velocityIterations = 1;  ///< solve passes per substep, [1, 500]
+    int positionIterations = 1;  ///< relax passes per substep, [0, 500]
+    bool warmStarting = true;    ///< reuse last step's impulses
   } solver;
 
   struct Contact {
-    Real slop = 0.005;                ///< m, allowed penetration, [0, 0.1]
-    Real baumgarte = 0.2;             ///< fraction of the error fixed per step, [0, 1]
+    Real slop = 0.005;                ///< m, [0, 0.1]: no effect since the soft step
+    Real baumgarte = 0.2;             ///< [0, 1]: no effect since the soft step
+    Real hertz = 60.0;                ///< Hz, push-out spring, [0.1, 1000]
+    Real dampingRatio = 10.0;         ///< push-out spring, [0, 100]
+    Real pushVelocity = 3.0;          ///< m/s, fastest push-out, [0, 1000]
     Real speculativeMargin = 0.02;    ///< m, contacts created this far apart, [0, 1]
     Real restitutionThreshold = 1.0;  ///< m/s, no bounce below this approach speed, [0, 100]
   } contact;

@@ -163,7 +163,6 @@ class World {
   bool checkBody(BodyId id, const char* call) const;
   bool checkDrag(DragId id, const char* call) const;
   BodyView viewOf(int index) const;
-  void substep(Real h, const Settings& s);
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
   void updateSleep(Real dt, const Settings& s);

@@ -1,540 +1,420 @@
-// Sequential impulses over contact manifolds: warm starting, Coulomb friction with two tangents
-// clamped to the friction disc, restitution above a threshold, speculative contacts, and position
-// correction.
+// The soft step (contact_solver.h). Per step: colour the touching manifolds, pack them four to a
+// row, then per substep: integrate velocities, warm start, solve with soft push-out, integrate
+// positions, relax; after the last substep: restitution, and the impulses go back to the
+// manifolds.
 //
-// Position correction: nonlinear Gauss-Seidel on positions after integration (Box2D v2.x
-// "SolvePositionConstraints"; Catto GDC 2009). It moves bodies out of overlap without adding
-// velocity, so corrections never turn into bounce or energy gain (Baumgarte's velocity bias
-// does: the push-out speed remains as kinetic energy), and unlike split impulses it needs no
-// second velocity state. `contact.baumgarte` is the fraction of the error fixed per pass and
-// `contact.slop` the penetration left alone so contacts persist. With
-// `solver.position_iterations` = 0 the Baumgarte velocity bias is used instead.
+// The contact row (normal, then friction and twist at the manifold's centre). Normal rows measure
+// the current separation from the bodies' motion since the step began (anchors carried by each
+// body's rotation, Box2D v3's "relative anchors"), so a contact closing or opening within the step
+// is seen without running collision again:
+//   s = dot(n, dpB + dqB rB - dpA - dqA rA) + (separation - dot(n, rB - rA)).
+// A gap (s > 0) is a speculative contact: it may close this substep and no more (bias s / h,
+// rigid). Penetration is pushed out by a spring of `contact.hertz` with `contact.damping_ratio`
+// (at most `contact.push_velocity`), rigid in the relax pass, which removes the push-out's
+// velocity so it is not turned into bounce. Friction and twist are solved in the relax pass
+// (in the solve pass when there is none), limited by the normal impulses just found: a push-out
+// should not drag a neighbour sideways. The friction is "central" (at the mean of the points,
+// both tangents as one 2x2 block clamped to the disc, and a twist about the normal), as in
+// Box3D and PhysX's patch friction: the order of the points cannot spin a stacked box.
 #include "dynamics/contact_solver.h"
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
 
 namespace tumble {
+
+using namespace wide;
+
 namespace {
 
-constexpr Real kMaxCorrection = 0.2;    // m per position pass, keeps deep overlaps from exploding
-constexpr Real kRegularisation = 1e-6;  // relative, of the manifold's K for the exact solve
-constexpr int kBlockSweeps = 6;
-constexpr int kActiveSetAttempts = 3;  // exact re-solves on a changed set of pushing points
+// Velocities and motion since the step's start of four bodies, one per lane.
+struct WideBody {
+  Vec v, w, dp;
+  Rot dq;
+};
 
-// Index of (i, j), j <= i, in a lower triangle packed row by row.
-constexpr int tri(int i, int j) {
-  return i * (i + 1) / 2 + j;
-}
-
-// Cholesky factor L (lower, packed) of A + eps I for a small symmetric positive semi-definite A.
-// Returns false when a pivot is not positive.
-bool factorSpd(int n, const Real a[4][4], Real eps, Real* l) {
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j <= i; ++j) {
-      Real v = a[i][j] + (i == j ? eps : 0.0);
-      for (int q = 0; q < j; ++q) v -= l[tri(i, q)] * l[tri(j, q)];
-      if (i == j) {
-        if (!(v > 0.0)) return false;
-        l[tri(i, i)] = std::sqrt(v);
-      } else {
-        l[tri(i, j)] = v / l[tri(j, j)];
-      }
-    }
-  return true;
-}
-
-// Solves L L^T x = b in place (b becomes x).
-void solveFactored(int n, const Real* l, Real* b) {
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < i; ++j) b[i] -= l[tri(i, j)] * b[j];
-    b[i] /= l[tri(i, i)];
+WideBody gather(const std::vector<SolverBody>& bodies, const int* index) {
+  WideBody r;
+  for (int i = 0; i < kLanes; ++i) {
+    const SolverBody& b = bodies[index[i]];
+    setLane(r.v, i, b.v);
+    setLane(r.w, i, b.w);
+    setLane(r.dp, i, b.dp);
+    r.dq.w[i] = b.dq.w;
+    r.dq.x[i] = b.dq.x;
+    r.dq.y[i] = b.dq.y;
+    r.dq.z[i] = b.dq.z;
   }
-  for (int i = n - 1; i >= 0; --i) {
-    for (int j = i + 1; j < n; ++j) b[i] -= l[tri(j, i)] * b[j];
-    b[i] /= l[tri(i, i)];
+  return r;
+}
+
+// Writes the velocities back; the immovable body 0 is never written.
+void scatter(std::vector<SolverBody>& bodies, const int* index, const WideBody& r) {
+  for (int i = 0; i < kLanes; ++i) {
+    if (index[i] == 0) continue;
+    SolverBody& b = bodies[index[i]];
+    b.v = lane(r.v, i);
+    b.w = lane(r.w, i);
   }
 }
 
 }  // namespace
 
-int ContactSolver::solverIndex(int body) {
-  const Body& b = (*bodies_)[body];
-  const bool moves = (b.isDynamic() && b.awake) || b.type == BodyType::Kinematic;
-  if (!moves) return 0;
-  if (bodyToSolver_[body] >= 0) return bodyToSolver_[body];
-  SolverBody sb;
-  sb.v = b.linearVelocity;
-  sb.w = b.angularVelocity;
-  if (b.isDynamic()) {
-    sb.invMass = b.invMass;
-    sb.invI = b.invInertiaWorld();
-  }
-  sb.body = body;
-  solverBodies_.push_back(sb);
-  bodyToSolver_[body] = static_cast<int>(solverBodies_.size()) - 1;
-  return bodyToSolver_[body];
+Softness makeSoftness(Real hertz, Real zeta, Real h) {
+  if (hertz <= 0.0) return {};
+  const Real omega = 2.0 * std::numbers::pi * hertz;
+  const Real a1 = 2.0 * zeta + h * omega;
+  const Real a2 = h * omega * a1;
+  const Real a3 = 1.0 / (1.0 + a2);
+  return {omega / a1, a2 * a3, a3};
 }
 
-void ContactSolver::prepare(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
-                            std::vector<DragConstraint*>& drags, const Settings& s, Real h) {
-  bodies_ = &bodies;
-  manifolds_ = &manifolds;
-  drags_ = &drags;
-  contact_ = s.contact;
-  h_ = h;
-  restitutionThreshold_ = s.contact.restitutionThreshold;
-  warmStarting_ = s.solver.warmStarting;
-  baumgarteInVelocity_ = s.solver.positionIterations == 0;
-  sweep_ = 0;
+void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
   solverBodies_.assign(1, SolverBody{});
-  bodyToSolver_.assign(bodies.size(), -1);
-  constraints_.clear();
-  cold_.clear();
-  moveStamp_.clear();
-  moveCount_ = 0;
-  // Every awake dynamic body gets a solver entry, so storeVelocities covers them all.
-  for (int i = 0; i < static_cast<int>(bodies.size()); ++i)
-    if (bodies[i].alive && bodies[i].isDynamic() && bodies[i].awake) solverIndex(i);
+  bodyToSolver_.assign(bodies.size(), 0);
+  for (int i = 0; i < static_cast<int>(bodies.size()); ++i) {
+    const Body& b = bodies[i];
+    if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
+    SolverBody& sb = solverBodies_.emplace_back();
+    sb.v = b.linearVelocity;
+    sb.w = b.angularVelocity;
+    if (b.isDynamic()) {
+      sb.invMass = b.invMass;
+      sb.invI = b.invInertiaWorld();
+    }
+    sb.body = i;
+    bodyToSolver_[i] = static_cast<int>(solverBodies_.size()) - 1;
+  }
+}
 
+void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Body>& bodies,
+                             const std::vector<Manifold>& manifolds, const Softness& soft) {
+  const Manifold& m = manifolds[mi];
+  const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
+  const SolverBody& sa = solverBodies_[ia];
+  const SolverBody& sb = solverBodies_[ib];
+  c.a[l] = ia;
+  c.b[l] = ib;
+  c.manifold[l] = mi;
+  c.invMassA[l] = sa.invMass;
+  c.invMassB[l] = sb.invMass;
+  setLane(c.invIA, l, sa.invI);
+  setLane(c.invIB, l, sb.invI);
+  const Vec3 n = m.normal;
+  setLane(c.normal, l, n);
+  setLane(c.t1, l, m.tangent1);
+  setLane(c.t2, l, m.tangent2);
+  c.friction[l] = m.friction;
+  c.restitution[l] = m.restitution;
+  c.biasRate[l] = soft.biasRate;
+  c.massScale[l] = soft.massScale;
+  c.impulseScale[l] = soft.impulseScale;
+  const Body& A = bodies[m.a.index];
+  const Body& B = bodies[m.b.index];
+  const Mat3 rotA = glm::mat3_cast(A.rotation), rotB = glm::mat3_cast(B.rotation);
+  const Real mSum = sa.invMass + sb.invMass;
+  const Vec3 dv = sb.v - sa.v;
+  const Real perSubstep = 1.0 / substeps_;
+  const int count = std::min(m.pointCount, 4);
+  Vec3 rAc(0.0), rBc(0.0), rBs[4];
+  Real deepest = 0.0;
+  for (int k = 0; k < count; ++k) {
+    const ContactPoint& cp = m.points[k];
+    WidePoint& p = c.p[k];
+    const Vec3 rA = rotA * cp.localA, rB = rotB * cp.localB;
+    rBs[k] = rB;
+    rAc += rA;
+    rBc += rB;
+    deepest = std::max(deepest, -cp.separation);
+    setLane(p.rA, l, rA);
+    setLane(p.rB, l, rB);
+    p.baseSeparation[l] = cp.separation - glm::dot(rB - rA, n);
+    const Vec3 nA = glm::cross(rA, n), nB = glm::cross(rB, n);
+    const Real kn = mSum + glm::dot(nA, sa.invI * nA) + glm::dot(nB, sb.invI * nB);
+    p.normalMass[l] = kn > 0.0 ? 1.0 / kn : 0.0;
+    p.normalImpulse[l] = warmStarting_ ? cp.normalImpulse * perSubstep : 0.0;
+    p.totalImpulse[l] = 0.0;
+    p.relativeVelocity[l] = glm::dot(dv + glm::cross(sb.w, rB) - glm::cross(sa.w, rA), n);
+  }
+  rAc /= static_cast<Real>(count);
+  rBc /= static_cast<Real>(count);
+  setLane(c.centerA, l, rAc);
+  setLane(c.centerB, l, rBc);
+  // Twist: the points' mean distance from their centre, at least the depth. A corner or edge
+  // pressed d deep into a face overlaps it in a patch about d across, which resists twisting:
+  // without it a body pinched between two corner contacts swings about the line through them
+  // like a frictionless pendulum, for ever (1000-box heap, seed 18).
+  Real arm = 0.0;
+  for (int k = 0; k < count; ++k) {
+    const Vec3 d = rBs[k] - rBc;
+    arm += glm::length(d - glm::dot(d, n) * n) / static_cast<Real>(count);
+  }
+  c.twistArm[l] = std::max(arm, deepest);
+  const Vec3 t[2] = {m.tangent1, m.tangent2};
+  Real kt[2][2];
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      const Vec3 ai = glm::cross(rAc, t[i]), aj = glm::cross(rAc, t[j]);
+      const Vec3 bi = glm::cross(rBc, t[i]), bj = glm::cross(rBc, t[j]);
+      kt[i][j] = (i == j ? mSum : 0.0) + glm::dot(ai, sa.invI * aj) + glm::dot(bi, sb.invI * bj);
+    }
+  const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
+  if (det > 0.0) {
+    c.tangentMass[0][l] = kt[1][1] / det;
+    c.tangentMass[1][l] = -kt[0][1] / det;
+    c.tangentMass[2][l] = kt[0][0] / det;
+  }
+  const Real kTwist = glm::dot(n, sa.invI * n) + glm::dot(n, sb.invI * n);
+  c.twistMass[l] = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
+  if (warmStarting_) {
+    c.frictionImpulse[0][l] = m.frictionImpulse[0] * perSubstep;
+    c.frictionImpulse[1][l] = m.frictionImpulse[1] * perSubstep;
+    c.twistImpulse[l] = m.twistImpulse * perSubstep;
+  }
+  c.points = std::max(c.points, count);
+}
+
+void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
+                                    const std::vector<Manifold>& manifolds, const Settings& s,
+                                    Real h) {
+  constraintBodies_.clear();
+  constraintManifold_.clear();
   for (int mi = 0; mi < static_cast<int>(manifolds.size()); ++mi) {
     const Manifold& m = manifolds[mi];
     if (m.pointCount == 0) continue;
-    const Body& A = bodies[m.a.index];
-    const Body& B = bodies[m.b.index];
-    if (!((A.isDynamic() && A.awake) || (B.isDynamic() && B.awake))) continue;
-    Constraint& c = constraints_.emplace_back();
-    c.a = solverIndex(m.a.index);
-    c.b = solverIndex(m.b.index);
-    c.manifold = mi;
-    c.normal = m.normal;
-    c.t1 = m.tangent1;
-    c.t2 = m.tangent2;
-    Cold& cold = cold_.emplace_back();
-    cold.localNormal = glm::conjugate(A.rotation) * m.normal;
-    c.friction = m.friction;
-    c.restitution = m.restitution;
-    c.count = m.pointCount;
-    const SolverBody& sa = solverBodies_[c.a];
-    const SolverBody& sb = solverBodies_[c.b];
-    const Real mSum = sa.invMass + sb.invMass;
-    const Vec3 dv = sb.v - sa.v;
-    const Mat3 rotA = glm::mat3_cast(A.rotation), rotB = glm::mat3_cast(B.rotation);
-    Vec3 rA[4], rB[4];
-    for (int k = 0; k < m.pointCount; ++k) {
-      const ContactPoint& cp = m.points[k];
-      Point& p = c.p[k];
-      p = Point{};
-      rA[k] = rotA * cp.localA;
-      rB[k] = rotB * cp.localB;
-      p.nA = glm::cross(rA[k], c.normal);
-      p.nB = glm::cross(rB[k], c.normal);
-      p.iA = sa.invI * p.nA;
-      p.iB = sb.invI * p.nB;
-      const Real kn = mSum + glm::dot(p.nA, p.iA) + glm::dot(p.nB, p.iB);
-      p.normalMass = kn > 0.0 ? 1.0 / kn : 0.0;
-      cold.relativeVelocity[k] =
-          glm::dot(dv, c.normal) + glm::dot(sb.w, p.nB) - glm::dot(sa.w, p.nA);
-      const Real sep = cp.separation;
-      if (sep > 0.0) {
-        p.bias = sep / h;  // speculative: the gap may close this substep, no more
-      } else if (baumgarteInVelocity_) {
-        p.bias = contact_.baumgarte * std::min(0.0, sep + contact_.slop) / h;
-      }
-      if (warmStarting_) p.normalImpulse = cp.normalImpulse;
-    }
-    Vec3 rAc(0.0), rBc(0.0);
-    for (int k = 0; k < c.count; ++k) rAc += rA[k], rBc += rB[k];
-    rAc /= static_cast<Real>(c.count);
-    rBc /= static_cast<Real>(c.count);
-    Real deepest = 0.0;
-    for (int k = 0; k < c.count; ++k) {
-      const Vec3 d = rB[k] - rBc;
-      c.twistArm += glm::length(d - glm::dot(d, c.normal) * c.normal) / static_cast<Real>(c.count);
-      deepest = std::max(deepest, -m.points[k].separation);
-    }
-    // A corner or edge pressed d deep into a face overlaps it in a patch about d across, which
-    // resists twisting: without it a body pinched between two corner contacts swings about the
-    // line through them like a frictionless pendulum, for ever (1000-box heap, seed 18).
-    c.twistArm = std::max(c.twistArm, deepest);
-    {
-      const Vec3 t[2] = {c.t1, c.t2};
-      for (int i = 0; i < 2; ++i) {
-        c.fA[i] = glm::cross(rAc, t[i]);
-        c.fB[i] = glm::cross(rBc, t[i]);
-        c.fIA[i] = sa.invI * c.fA[i];
-        c.fIB[i] = sb.invI * c.fB[i];
-      }
-      Real kt[2][2];
-      for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-          kt[i][j] =
-              (i == j ? mSum : 0.0) + glm::dot(c.fA[i], c.fIA[j]) + glm::dot(c.fB[i], c.fIB[j]);
-      const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
-      if (det > 0.0) {
-        c.tangentInv[0][0] = kt[1][1] / det;
-        c.tangentInv[1][1] = kt[0][0] / det;
-        c.tangentInv[0][1] = -kt[0][1] / det;
-        c.tangentInv[1][0] = -kt[1][0] / det;
-      } else {
-        c.tangentInv[0][0] = c.tangentInv[0][1] = c.tangentInv[1][0] = c.tangentInv[1][1] = 0.0;
-      }
-      c.twistIA = sa.invI * c.normal;
-      c.twistIB = sb.invI * c.normal;
-      const Real kTwist = glm::dot(c.normal, c.twistIA) + glm::dot(c.normal, c.twistIB);
-      c.twistMass = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
-    }
-    if (warmStarting_) {
-      c.frictionImpulse[0] = m.frictionImpulse[0];
-      c.frictionImpulse[1] = m.frictionImpulse[1];
-      c.twistImpulse = m.twistImpulse;
-    }
-    // The manifold's normal coupling matrix K_ij = J_i M^-1 J_j^T for the block solve.
-    for (int i = 0; i < c.count; ++i)
-      for (int j = 0; j <= i; ++j)
-        c.k[i][j] = c.k[j][i] =
-            mSum + glm::dot(c.p[i].nA, c.p[j].iA) + glm::dot(c.p[i].nB, c.p[j].iB);
-    // Cholesky factor of K + eps I (K is singular for four coplanar points: the regularisation
-    // picks the least-norm split of the load, which the iterative solve would converge to).
-    c.cholesky = false;
-    c.setCount = -1;
-    if (c.count > 1) {
-      Real diag = 0.0;
-      for (int i = 0; i < c.count; ++i) diag = std::max(diag, c.k[i][i]);
-      c.cholesky = diag > 0.0 && factorSpd(c.count, c.k, kRegularisation * diag, c.l);
-    }
+    const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
+    if (solverBodies_[ia].invMass == 0.0 && solverBodies_[ib].invMass == 0.0) continue;
+    constraintBodies_.push_back(ia);
+    constraintBodies_.push_back(ib);
+    constraintManifold_.push_back(mi);
   }
-  for (DragConstraint* d : drags) {
-    const int si = solverIndex(d->body);
-    prepareDrag(*d, bodies[d->body], solverBodies_[si], si, h);
-  }
-}
+  constraintCount_ = static_cast<int>(constraintManifold_.size());
+  dynamic_.resize(solverBodies_.size());
+  for (size_t i = 0; i < solverBodies_.size(); ++i) dynamic_[i] = solverBodies_[i].invMass > 0.0;
+  graph_.build(constraintBodies_, dynamic_, static_cast<int>(solverBodies_.size()));
 
-void ContactSolver::warmStart() {
-  if (!warmStarting_) return;
-  for (Constraint& c : constraints_) {
-    SolverBody& a = solverBodies_[c.a];
-    SolverBody& b = solverBodies_[c.b];
-    Real sum = 0.0;
-    Vec3 wA(0.0), wB(0.0);
-    for (int k = 0; k < c.count; ++k) {
-      const Point& p = c.p[k];
-      sum += p.normalImpulse;
-      wA += p.normalImpulse * p.iA;
-      wB += p.normalImpulse * p.iB;
+  // Contacts with a static or kinematic body are stiffer (twice the rate, half the damping
+  // ratio): nothing on the other side gives way (Box2D v3, Box3D). Both are capped at a quarter
+  // of the substep rate.
+  const Real cap = 0.25 / h;
+  const Softness soft = makeSoftness(std::min(s.contact.hertz, cap), s.contact.dampingRatio, h);
+  const Softness hard =
+      makeSoftness(std::min(2.0 * s.contact.hertz, cap), 0.5 * s.contact.dampingRatio, h);
+  rows_.clear();
+  auto pack = [&](const int* members, int count) {
+    WideContact& c = rows_.emplace_back();
+    for (int l = 0; l < kLanes; ++l) c.a[l] = c.b[l] = 0, c.manifold[l] = -1;
+    c.lanes = count;
+    for (int l = 0; l < count; ++l) {
+      const int ci = members[l];
+      const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
+                         solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
+      packLane(c, l, constraintManifold_[ci], bodies, manifolds, stiff ? hard : soft);
     }
-    const Real f0 = c.frictionImpulse[0], f1 = c.frictionImpulse[1];
-    const Vec3 linear = sum * c.normal + f0 * c.t1 + f1 * c.t2;
-    a.v -= a.invMass * linear;
-    b.v += b.invMass * linear;
-    a.w -= wA + f0 * c.fIA[0] + f1 * c.fIA[1] + c.twistImpulse * c.twistIA;
-    b.w += wB + f0 * c.fIB[0] + f1 * c.fIB[1] + c.twistImpulse * c.twistIB;
-  }
-}
-
-void ContactSolver::solveVelocities() {
-  for (DragConstraint* d : *drags_) solveDrag(*d, solverBodies_[d->solverBody]);
-  // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order biases the residual
-  // of an unconverged solve the same way every iteration, and piles rock in that direction.
-  if (sweep_++ & 1) {
-    for (auto it = constraints_.rbegin(); it != constraints_.rend(); ++it) solveConstraint(*it);
-  } else {
-    for (Constraint& c : constraints_) solveConstraint(c);
-  }
-}
-
-// The manifold's normal LCP: impulses lambda >= 0 with r + K (lambda - old) >= 0 and
-// complementarity. Exact Cholesky solves on a guessed set of pushing points (the usual resting
-// case: all of them, or last iteration's set), accepted when the solution is complementary; else
-// a few projected Gauss-Seidel sweeps on K.
-void ContactSolver::solveBlock(Constraint& c, const Real* r, const Real* old, Real* lambda,
-                               bool cache) const {
-  const int count = std::min(c.count, 4);  // at most 4, said so for the compiler's bounds checks
-  if (count == 1) {
-    lambda[0] = std::max(old[0] - c.p[0].normalMass * r[0], 0.0);
-    return;
-  }
-  // Solves the sub-system of the points in idx[0..n) exactly with factor l (the others released
-  // to zero); true and lambda set when the result is complementary. `active` gets the set the
-  // result suggests next when it is not.
-  auto trySet = [&](int n, const int* idx, const Real* l, bool* active) {
-    bool in[4] = {false, false, false, false};
-    for (int p = 0; p < n; ++p) in[idx[p]] = true;
-    Real x[4] = {0.0, 0.0, 0.0, 0.0};  // impulse changes
-    for (int i = 0; i < count; ++i)
-      if (!in[i]) x[i] = -old[i];
-    Real rhs[4];
-    for (int p = 0; p < n; ++p) {
-      rhs[p] = -r[idx[p]];
-      for (int i = 0; i < count; ++i)
-        if (!in[i]) rhs[p] -= c.k[idx[p]][i] * x[i];
-    }
-    solveFactored(n, l, rhs);
-    for (int p = 0; p < n; ++p) x[idx[p]] = rhs[p];
-    bool good = true;
-    for (int i = 0; i < count; ++i) {
-      active[i] = in[i];
-      if (in[i]) {
-        if (old[i] + x[i] < 0.0) active[i] = false, good = false;
-      } else {
-        Real vn = r[i];
-        for (int j = 0; j < count; ++j) vn += c.k[i][j] * x[j];
-        if (vn < 0.0) active[i] = true, good = false;
-      }
-    }
-    if (good)
-      for (int i = 0; i < count; ++i) lambda[i] = std::max(old[i] + x[i], 0.0);
-    return good;
   };
-  // Every point released: lambda = 0 is the answer when then no point approaches (the usual
-  // case for speculative points that stay apart).
-  auto tryZero = [&]() {
-    for (int i = 0; i < count; ++i) {
-      Real vn = r[i];
-      for (int j = 0; j < count; ++j) vn -= c.k[i][j] * old[j];
-      if (vn < 0.0) return false;
-    }
-    for (int i = 0; i < count; ++i) lambda[i] = 0.0;
-    return true;
-  };
-  if (c.cholesky) {
-    bool active[4];
-    if (cache && c.setCount == 0 && tryZero()) return;
-    if (cache && c.setCount > 0 && c.setCount < count &&
-        trySet(c.setCount, c.setIndex, c.setL, active))
-      return;
-    // All points pushing: solve K d = -r with the Cholesky factor of (K + eps I) from prepare().
-    const int all[4] = {0, 1, 2, 3};
-    if (trySet(count, all, c.l, active)) {
-      if (cache) c.setCount = count;
-      return;
-    }
-    // Active set (the enumeration of Box2D's two-point block solver, by iteration): keep the
-    // points that pushed, release the others to zero, solve the smaller system exactly, and
-    // accept when the released points do not penetrate and the kept ones still push.
-    for (int attempt = 0; attempt < kActiveSetAttempts; ++attempt) {
-      int idx[4], n = 0;
-      for (int i = 0; i < count; ++i)
-        if (active[i]) idx[n++] = i;
-      if (n == 0) {
-        if (!tryZero()) break;
-        if (cache) c.setCount = 0;
-        return;
-      }
-      Real a[4][4], l[10], diag = 0.0;
-      for (int p = 0; p < n; ++p) {
-        for (int q = 0; q < n; ++q) a[p][q] = c.k[idx[p]][idx[q]];
-        diag = std::max(diag, a[p][p]);
-      }
-      if (!factorSpd(n, a, kRegularisation * diag, l)) break;
-      if (trySet(n, idx, l, active)) {
-        if (cache) {
-          c.setCount = n;
-          for (int p = 0; p < n; ++p) {
-            c.setIndex[p] = idx[p];
-            for (int q = 0; q <= p; ++q) c.setL[tri(p, q)] = l[tri(p, q)];
-          }
-        }
-        return;
-      }
-    }
-  }
-  for (int i = 0; i < count; ++i) lambda[i] = old[i];
-  for (int sweep = 0; sweep < kBlockSweeps; ++sweep) {
-    for (int i = 0; i < count; ++i) {
-      Real vn = r[i];
-      for (int j = 0; j < count; ++j) vn += c.k[i][j] * (lambda[j] - old[j]);
-      lambda[i] = std::max(lambda[i] - c.p[i].normalMass * vn, 0.0);
-    }
+  // The overflow first (one constraint per row), then the colours in order.
+  for (int ci : graph_.overflow()) pack(&ci, 1);
+  for (int color = 0; color < graph_.colorCount(); ++color) {
+    const std::vector<int>& members = graph_.color(color);
+    for (size_t i = 0; i < members.size(); i += kLanes)
+      pack(members.data() + i, static_cast<int>(std::min<size_t>(kLanes, members.size() - i)));
   }
 }
 
-void ContactSolver::solveConstraint(Constraint& c) {
-  SolverBody& a = solverBodies_[c.a];
-  SolverBody& b = solverBodies_[c.b];
-  // Friction first: non-penetration, solved last, matters more (Box2D). Friction acts at the
-  // centre of the manifold, both tangents at once (2x2 block) clamped to the disc mu * sum(normal
-  // impulses), and a twist about the normal clamped to mu * sum(normal) * mean arm. Solving it at
-  // the centre, not per point, keeps the order of the points from spinning stacked bodies
-  // ("central friction", as in PhysX's patch friction).
-  Real normalSum = 0.0;
-  for (int k = 0; k < c.count; ++k) normalSum += c.p[k].normalImpulse;
-  // No load and no friction carried: the friction would be clamped to zero (speculative points
-  // that have not closed, a third of a falling heap's manifolds).
-  const bool unloaded = normalSum == 0.0 && c.frictionImpulse[0] == 0.0 &&
-                        c.frictionImpulse[1] == 0.0 && c.twistImpulse == 0.0;
-  if (!unloaded) {
-    const Vec3 dv = b.v - a.v;
-    const Real v0 = glm::dot(dv, c.t1) + glm::dot(b.w, c.fB[0]) - glm::dot(a.w, c.fA[0]);
-    const Real v1 = glm::dot(dv, c.t2) + glm::dot(b.w, c.fB[1]) - glm::dot(a.w, c.fA[1]);
-    const Real old0 = c.frictionImpulse[0], old1 = c.frictionImpulse[1];
-    Real n0 = old0 - (c.tangentInv[0][0] * v0 + c.tangentInv[0][1] * v1);
-    Real n1 = old1 - (c.tangentInv[1][0] * v0 + c.tangentInv[1][1] * v1);
-    const Real limit = c.friction * normalSum;
-    const Real len2 = n0 * n0 + n1 * n1;
-    if (len2 > limit * limit) {
-      const Real scale = len2 > 0.0 ? limit / std::sqrt(len2) : 0.0;
-      n0 *= scale;
-      n1 *= scale;
-    }
-    c.frictionImpulse[0] = n0;
-    c.frictionImpulse[1] = n1;
-    const Real d0 = n0 - old0, d1 = n1 - old1;
-    const Vec3 p = d0 * c.t1 + d1 * c.t2;
-    a.v -= a.invMass * p;
-    b.v += b.invMass * p;
-    a.w -= d0 * c.fIA[0] + d1 * c.fIA[1];
-    b.w += d0 * c.fIB[0] + d1 * c.fIB[1];
-  }
-  if (!unloaded) {
-    const Real wn = glm::dot(b.w - a.w, c.normal);
-    const Real old = c.twistImpulse;
-    const Real limit = c.friction * normalSum * c.twistArm;
-    c.twistImpulse = std::clamp(old - c.twistMass * wn, -limit, limit);
-    const Real d = c.twistImpulse - old;
-    a.w -= d * c.twistIA;
-    b.w += d * c.twistIB;
-  }
-  // Normal: the points of one manifold are solved together (a small projected Gauss-Seidel on
-  // the manifold's own K matrix, then one impulse applied), so the order of the points leaves no
-  // spurious spin. Point-by-point sequential impulses tilt stacked boxes a little every step
-  // while the stack settles, and a tall tower leans over (a block solver in the spirit of Box2D
-  // v2's two-point LCP, Catto GDC 2009, extended to four points by iteration).
-  Real r[4], lambda[4], old[4];
-  const Real vn = glm::dot(b.v - a.v, c.normal);
-  for (int i = 0; i < c.count; ++i) {
-    const Point& p = c.p[i];
-    r[i] = vn + glm::dot(b.w, p.nB) - glm::dot(a.w, p.nA) + p.bias;
-    lambda[i] = old[i] = p.normalImpulse;
-  }
-  solveBlock(c, r, old, lambda, true);
-  bool changed = false;
-  for (int i = 0; i < c.count; ++i) {
-    changed = changed || lambda[i] != old[i];
-    c.p[i].maxNormalImpulse = std::max(c.p[i].maxNormalImpulse, lambda[i]);
-  }
-  if (!changed) return;
-  Real sum = 0.0;
-  Vec3 wA(0.0), wB(0.0);
-  for (int i = 0; i < c.count; ++i) {
-    Point& p = c.p[i];
-    const Real d = lambda[i] - old[i];
-    p.normalImpulse = lambda[i];
-    sum += d;
-    wA += d * p.iA;
-    wB += d * p.iB;
-  }
-  a.v -= (a.invMass * sum) * c.normal;
-  a.w -= wA;
-  b.v += (b.invMass * sum) * c.normal;
-  b.w += wB;
-}
-
-void ContactSolver::applyRestitution() {
-  for (size_t ci = 0; ci < constraints_.size(); ++ci) {
-    Constraint& c = constraints_[ci];
-    if (c.restitution == 0.0) continue;
-    const Real* relativeVelocity = cold_[ci].relativeVelocity;
-    SolverBody& a = solverBodies_[c.a];
-    SolverBody& b = solverBodies_[c.b];
-    for (int k = 0; k < c.count; ++k) {
-      Point& p = c.p[k];
-      if (relativeVelocity[k] > -restitutionThreshold_ || p.maxNormalImpulse == 0.0) continue;
-      const Real vn = glm::dot(b.v - a.v, c.normal) + glm::dot(b.w, p.nB) - glm::dot(a.w, p.nA);
-      const Real next = std::max(
-          p.normalImpulse - p.normalMass * (vn + c.restitution * relativeVelocity[k]), 0.0);
-      const Real delta = next - p.normalImpulse;
-      p.normalImpulse = next;
-      a.v -= (a.invMass * delta) * c.normal;
-      a.w -= delta * p.iA;
-      b.v += (b.invMass * delta) * c.normal;
-      b.w += delta * p.iB;
-    }
-  }
-}
-
-void ContactSolver::storeVelocities() {
+void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,
+                                        Real h) {
   for (size_t i = 1; i < solverBodies_.size(); ++i) {
-    Body& b = (*bodies_)[solverBodies_[i].body];
+    SolverBody& sb = solverBodies_[i];
+    if (sb.invMass == 0.0) continue;
+    const Body& b = bodies[sb.body];
+    sb.v += h * (gravity + sb.invMass * b.force);
+    sb.w += h * (sb.invI * b.torque);
+  }
+}
+
+void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
+  for (size_t i = 1; i < solverBodies_.size(); ++i) {
+    SolverBody& sb = solverBodies_[i];
+    Body& b = bodies[sb.body];
+    const Vec3 dx = h * sb.v, dtheta = h * sb.w;
+    b.center += dx;
+    b.rotation = rotateBy(b.rotation, dtheta);
+    sb.dp += dx;
+    sb.dq = rotateBy(sb.dq, dtheta);
+  }
+}
+
+void ContactSolver::warmStart(WideContact& c) {
+  WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
+  Vec P = c.frictionImpulse[0] * c.t1 + c.frictionImpulse[1] * c.t2;
+  Vec angularA = cross(c.centerA, P), angularB = cross(c.centerB, P);
+  const Vec twist = c.twistImpulse * c.normal;
+  angularA = angularA + twist;
+  angularB = angularB + twist;
+  for (int k = 0; k < c.points; ++k) {
+    const WidePoint& p = c.p[k];
+    const Vec Pn = p.normalImpulse * c.normal;
+    P = P + Pn;
+    angularA = angularA + cross(p.rA, Pn);
+    angularB = angularB + cross(p.rB, Pn);
+  }
+  A.v = A.v - c.invMassA * P;
+  A.w = A.w - c.invIA * angularA;
+  B.v = B.v + c.invMassB * P;
+  B.w = B.w + c.invIB * angularB;
+  scatter(solverBodies_, c.a, A);
+  scatter(solverBodies_, c.b, B);
+}
+
+void ContactSolver::solve(WideContact& c, bool useBias, bool friction) {
+  WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
+  const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
+  const Wide maxPush = splat(-pushVelocity_);
+  const Wide biasRate = useBias ? c.biasRate : zeroW;
+  const Wide massScale = useBias ? c.massScale : one;
+  const Wide impulseScale = useBias ? c.impulseScale : zeroW;
+  const Vec dp = B.dp - A.dp;
+  Wide total = zeroW;
+  for (int kk = 0; kk < c.points; ++kk) {
+    const int k = useBias ? kk : c.points - 1 - kk;
+    WidePoint& p = c.p[k];
+    const Vec ds = dp + rotate(B.dq, p.rB) - rotate(A.dq, p.rA);
+    const Wide s = dot(c.normal, ds) + p.baseSeparation;
+    const Mask gap = s > zeroW;
+    const Wide bias = select(gap, s * invH, max(biasRate * s, maxPush));
+    const Wide ms = select(gap, one, massScale);
+    const Wide is = select(gap, zeroW, impulseScale);
+    const Vec vr = (B.v + cross(B.w, p.rB)) - (A.v + cross(A.w, p.rA));
+    const Wide vn = dot(vr, c.normal);
+    const Wide next =
+        max(p.normalImpulse - p.normalMass * ms * (vn + bias) - is * p.normalImpulse, zeroW);
+    const Wide d = next - p.normalImpulse;
+    p.normalImpulse = next;
+    p.totalImpulse = max(p.totalImpulse, next);
+    total = total + next;
+    const Vec P = d * c.normal;
+    A.v = A.v - c.invMassA * P;
+    A.w = A.w - c.invIA * cross(p.rA, P);
+    B.v = B.v + c.invMassB * P;
+    B.w = B.w + c.invIB * cross(p.rB, P);
+  }
+  if (friction) {
+    // Twist about the normal, limited by mu * load * arm.
+    {
+      const Wide wn = dot(c.normal, B.w - A.w);
+      const Wide limit = c.friction * total * c.twistArm;
+      const Wide old = c.twistImpulse;
+      const Wide next = max(min(old - c.twistMass * wn, limit), -limit);
+      c.twistImpulse = next;
+      const Vec L = (next - old) * c.normal;
+      A.w = A.w - c.invIA * L;
+      B.w = B.w + c.invIB * L;
+    }
+    // Both tangents at the centre, clamped to the disc of radius mu * load.
+    {
+      const Vec vr = (B.v + cross(B.w, c.centerB)) - (A.v + cross(A.w, c.centerA));
+      const Wide v1 = dot(vr, c.t1), v2 = dot(vr, c.t2);
+      const Wide old1 = c.frictionImpulse[0], old2 = c.frictionImpulse[1];
+      Wide n1 = old1 - (c.tangentMass[0] * v1 + c.tangentMass[1] * v2);
+      Wide n2 = old2 - (c.tangentMass[1] * v1 + c.tangentMass[2] * v2);
+      const Wide limit = c.friction * total;
+      const Wide len2 = n1 * n1 + n2 * n2;
+      const Wide scale =
+          select(len2 > limit * limit, limit / wide::sqrt(max(len2, splat(1e-300))), one);
+      n1 = scale * n1;
+      n2 = scale * n2;
+      c.frictionImpulse[0] = n1;
+      c.frictionImpulse[1] = n2;
+      const Vec P = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
+      A.v = A.v - c.invMassA * P;
+      A.w = A.w - c.invIA * cross(c.centerA, P);
+      B.v = B.v + c.invMassB * P;
+      B.w = B.w + c.invIB * cross(c.centerB, P);
+    }
+  }
+  scatter(solverBodies_, c.a, A);
+  scatter(solverBodies_, c.b, B);
+}
+
+void ContactSolver::restitution(WideContact& c) {
+  if (!anyNonZero(c.restitution)) return;
+  WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
+  const Wide zeroW = zero(), threshold = splat(-restitutionThreshold_);
+  for (int k = 0; k < c.points; ++k) {
+    WidePoint& p = c.p[k];
+    // Only points that approached faster than the threshold and carried load bounce.
+    const Mask bounce = (p.relativeVelocity < threshold) & (p.totalImpulse > zeroW);
+    const Vec vr = (B.v + cross(B.w, p.rB)) - (A.v + cross(A.w, p.rA));
+    const Wide vn = dot(vr, c.normal);
+    const Wide next =
+        max(p.normalImpulse - p.normalMass * (vn + c.restitution * p.relativeVelocity), zeroW);
+    const Wide d = select(bounce, next - p.normalImpulse, zeroW);
+    p.normalImpulse = p.normalImpulse + d;
+    const Vec P = d * c.normal;
+    A.v = A.v - c.invMassA * P;
+    A.w = A.w - c.invIA * cross(p.rA, P);
+    B.v = B.v + c.invMassB * P;
+    B.w = B.w + c.invIB * cross(p.rB, P);
+  }
+  scatter(solverBodies_, c.a, A);
+  scatter(solverBodies_, c.b, B);
+}
+
+// The manifolds keep impulses per step (what a resting point carries over the whole step, as a
+// user reads them); the rows work per substep.
+void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
+  for (const WideContact& c : rows_)
+    for (int l = 0; l < c.lanes; ++l) {
+      Manifold& m = manifolds[c.manifold[l]];
+      m.frictionImpulse[0] = substeps * c.frictionImpulse[0][l];
+      m.frictionImpulse[1] = substeps * c.frictionImpulse[1][l];
+      m.twistImpulse = substeps * c.twistImpulse[l];
+      for (int k = 0; k < m.pointCount; ++k)
+        m.points[k].normalImpulse = substeps * c.p[k].normalImpulse[l];
+    }
+}
+
+void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
+                         std::vector<DragConstraint*>& drags, const Settings& s, Real dt) {
+  const int substeps = s.solver.substeps;
+  const Real h = dt / substeps;
+  invH_ = 1.0 / h;
+  substeps_ = substeps;
+  pushVelocity_ = s.contact.pushVelocity;
+  restitutionThreshold_ = s.contact.restitutionThreshold;
+  warmStarting_ = s.solver.warmStarting;
+  prepareBodies(bodies);
+  prepareContacts(bodies, manifolds, s, h);
+  const int relax = s.solver.positionIterations;
+  for (int sub = 0; sub < substeps; ++sub) {
+    integrateVelocities(bodies, s.gravity, h);
+    for (DragConstraint* d : drags) {
+      const int si = bodyToSolver_[d->body];
+      if (si > 0) prepareDrag(*d, bodies[d->body], solverBodies_[si], si, h);
+    }
+    if (warmStarting_)
+      for (WideContact& c : rows_) warmStart(c);
+    for (int i = 0; i < s.solver.velocityIterations; ++i) {
+      for (DragConstraint* d : drags)
+        if (bodyToSolver_[d->body] > 0) solveDrag(*d, solverBodies_[d->solverBody]);
+      for (WideContact& c : rows_) solve(c, true, relax == 0);
+    }
+    integratePositions(bodies, h);
+    for (int i = 0; i < relax; ++i)
+      for (WideContact& c : rows_) solve(c, false, true);
+  }
+  for (WideContact& c : rows_) restitution(c);
+  store(manifolds, static_cast<Real>(substeps));
+  for (size_t i = 1; i < solverBodies_.size(); ++i) {
+    const SolverBody& sb = solverBodies_[i];
+    Body& b = bodies[sb.body];
     if (!b.isDynamic()) continue;
-    b.linearVelocity = solverBodies_[i].v;
-    b.angularVelocity = solverBodies_[i].w;
-  }
-}
-
-Real ContactSolver::solvePositions() {
-  // Nonlinear Gauss-Seidel per manifold: separations are re-measured from the current poses, the
-  // manifold's points are corrected together through its K matrix (as the normal velocities are)
-  // and the resulting translation and rotation applied once.
-  // A manifold that needed no correction is measured again only after one of its bodies moved:
-  // the same poses would give the same separations (exactly; this only saves the work).
-  if (moveStamp_.size() != solverBodies_.size()) moveStamp_.assign(solverBodies_.size(), 0);
-  Real deepest = 0.0;
-  for (size_t ci = 0; ci < constraints_.size(); ++ci) {
-    Constraint& c = constraints_[ci];
-    Cold& cold = cold_[ci];
-    if (cold.idle && moveStamp_[c.a] <= cold.stamp && moveStamp_[c.b] <= cold.stamp) {
-      deepest = std::min(deepest, cold.idleDeepest);
-      continue;
-    }
-    const SolverBody& sa = solverBodies_[c.a];
-    const SolverBody& sb = solverBodies_[c.b];
-    const Manifold& m = (*manifolds_)[c.manifold];
-    Body& A = (*bodies_)[m.a.index];
-    Body& B = (*bodies_)[m.b.index];
-    const Vec3 n = A.rotation * cold.localNormal;
-    Vec3 rA[4], rB[4];
-    Real C[4], lambda[4] = {0.0, 0.0, 0.0, 0.0};
-    bool any = false;
-    Real least = 0.0;
-    for (int k = 0; k < c.count; ++k) {
-      rA[k] = A.rotation * m.points[k].localA;
-      rB[k] = B.rotation * m.points[k].localB;
-      const Real sep = glm::dot((B.center + rB[k]) - (A.center + rA[k]), n);
-      least = std::min(least, sep);
-      C[k] = std::clamp(contact_.baumgarte * (sep + contact_.slop), -kMaxCorrection, 0.0);
-      any = any || C[k] < 0.0;
-    }
-    deepest = std::min(deepest, least);
-    cold.idle = !any;
-    cold.stamp = moveCount_;
-    cold.idleDeepest = least;
-    if (!any) continue;
-    const Real zero[4] = {0.0, 0.0, 0.0, 0.0};
-    solveBlock(c, C, zero, lambda, true);
-    Vec3 linear(0.0), angularA(0.0), angularB(0.0);
-    for (int k = 0; k < c.count; ++k) {
-      linear += lambda[k] * n;
-      angularA += glm::cross(rA[k], lambda[k] * n);
-      angularB += glm::cross(rB[k], lambda[k] * n);
-    }
-    ++moveCount_;
-    if (sa.invMass > 0.0) {
-      A.center -= sa.invMass * linear;
-      A.rotation = rotateBy(A.rotation, -(sa.invI * angularA));
-      moveStamp_[c.a] = moveCount_;
-    }
-    if (sb.invMass > 0.0) {
-      B.center += sb.invMass * linear;
-      B.rotation = rotateBy(B.rotation, sb.invI * angularB);
-      moveStamp_[c.b] = moveCount_;
-    }
-  }
-  return -deepest;
-}
-
-void ContactSolver::storeImpulses() {
-  for (const Constraint& c : constraints_) {
-    Manifold& m = (*manifolds_)[c.manifold];
-    m.frictionImpulse[0] = c.frictionImpulse[0];
-    m.frictionImpulse[1] = c.frictionImpulse[1];
-    m.twistImpulse = c.twistImpulse;
-    for (int k = 0; k < c.count; ++k) {
-      m.points[k].normalImpulse = c.p[k].normalImpulse;
-    }
+    b.linearVelocity = sb.v;
+    b.angularVelocity = sb.w;
   }
 }
 

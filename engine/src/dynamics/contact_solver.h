@@ -1,8 +1,20 @@
 #pragma once
-// Internal: the sequential-impulse contact solver (Catto, "Iterative Dynamics with Temporal
-// Coherence", GDC 2005; "Modeling and Solving Constraints", GDC 2009).
+// Internal: the soft-step solver (Catto, "Solver2D" 2024 and Box2D v3; soft constraints, GDC 2011).
+// Collision runs once per step; the solver then takes `solver.substeps` substeps, each of which
+// integrates velocities, warm starts, solves the contacts with a soft (spring-damper) push-out,
+// integrates positions, and relaxes (solves again without push-out, so the push-out leaves no
+// velocity behind). Restitution follows the last substep.
+//
+// Layout. Contacts are coloured (constraint_graph.h: no two constraints of one colour share a
+// moving body) and packed four to a row in structure-of-arrays form (wide.h), so one instruction
+// advances four constraints, and a colour could be split across threads. Rows are generic: a
+// joint will be one more row kind in the same colours. Body velocities live in one array of
+// solver bodies that rows gather from and scatter to.
+#include <cstdint>
 #include <vector>
 
+#include "dynamics/constraint_graph.h"
+#include "dynamics/wide.h"
 #include "tumble/contact.h"
 #include "tumble/detail/body_state.h"
 #include "tumble/settings.h"
@@ -11,100 +23,92 @@ namespace tumble {
 
 struct DragConstraint;
 
-/// Velocity state of one body during a solve. Index 0 is the shared immovable body.
+/// Velocity state of one body during a step. Index 0 is the shared immovable body (static and
+/// sleeping bodies, and the empty lanes of a row).
 struct SolverBody {
-  Vec3 v{0.0};
-  Vec3 w{0.0};
-  Real invMass = 0.0;
-  Mat3 invI{0.0};
-  int body = -1;  ///< index into the world's bodies, -1 for the immovable one
+  Vec3 v{0.0};                  ///< m/s
+  Vec3 w{0.0};                  ///< rad/s
+  Vec3 dp{0.0};                 ///< m, translation since the step began
+  Quat dq{1.0, 0.0, 0.0, 0.0};  ///< rotation since the step began
+  Real invMass = 0.0;           ///< 1/kg, 0 for kinematic bodies
+  Mat3 invI{0.0};               ///< world axes, fixed for the step
+  int body = -1;                ///< index into the world's bodies, -1 for the immovable one
 };
+
+/// Soft constraint coefficients for substep h (Catto, GDC 2011): a spring of `hertz` with damping
+/// ratio `zeta`, written as a bias rate on the position error and scales on mass and impulse.
+struct Softness {
+  Real biasRate = 0.0;      ///< 1/s
+  Real massScale = 1.0;     ///< in [0, 1]
+  Real impulseScale = 0.0;  ///< in [0, 1]
+};
+Softness makeSoftness(Real hertz, Real zeta, Real h);
 
 class ContactSolver {
  public:
-  /// Gathers the manifolds that touch at least one awake dynamic body, and the drags.
-  void prepare(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
-               std::vector<DragConstraint*>& drags, const Settings& s, Real h);
-  void warmStart();
-  void solveVelocities();
-  /// Restitution above the threshold for points that carried load (Box2D v3 "relax" scheme).
-  void applyRestitution();
-  /// Writes velocities back to the bodies.
-  void storeVelocities();
-  /// One nonlinear Gauss-Seidel pass on positions; returns the deepest remaining penetration (m).
-  Real solvePositions();
-  /// Writes accumulated impulses back to the manifolds for next step's warm start.
-  void storeImpulses();
+  /// Advances every awake body by dt in s.solver.substeps substeps under the manifolds' contacts
+  /// (those that touch an awake dynamic body) and the drags; stores the impulses back into the
+  /// manifolds for the next step's warm start.
+  void step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
+            std::vector<DragConstraint*>& drags, const Settings& s, Real dt);
 
-  int constraintCount() const { return static_cast<int>(constraints_.size()); }
+  int constraintCount() const { return constraintCount_; }
+  int colorCount() const { return graph_.colorCount(); }
+  int overflowCount() const { return graph_.overflowCount(); }
 
  private:
-  // Jacobians are precomputed once per substep (angular rows r x n and their images under the
-  // inverse inertia), so an iteration only takes dot products and adds scaled vectors.
-  struct Point {
-    Vec3 nA{0.0}, nB{0.0};  ///< rA x n, rB x n
-    Vec3 iA{0.0}, iB{0.0};  ///< invI_A (rA x n), invI_B (rB x n)
-    Real normalMass = 0.0;
-    Real bias = 0.0;  ///< target velocity offset along the normal (speculative or Baumgarte)
-    Real normalImpulse = 0.0;
-    Real maxNormalImpulse = 0.0;
+  // One contact point of four constraints.
+  struct WidePoint {
+    wide::Vec rA, rB;             ///< m, anchors relative to the centres at the step's start
+    wide::Wide baseSeparation;    ///< m, separation minus dot(rB - rA, n) at the step's start
+    wide::Wide normalMass;        ///< 1 / (J M^-1 J^T); 0 in lanes without this point
+    wide::Wide normalImpulse;     ///< N s per substep, accumulated, warm started
+    wide::Wide totalImpulse;      ///< N s, summed over the step (did the point carry load?)
+    wide::Wide relativeVelocity;  ///< m/s, normal speed at the step's start (restitution)
   };
-  struct Constraint {
-    int a = 0, b = 0;  ///< solver body indices
-    int manifold = -1;
-    int count = 0;
-    Vec3 normal{0.0}, t1{0.0}, t2{0.0};
-    Real friction = 0.0, restitution = 0.0;
-    Point p[4];
-    Real k[4][4];  ///< normal coupling J_i M^-1 J_j^T
-    Real l[10];    ///< Cholesky factor of K + eps I (lower triangle, packed row by row)
-    bool cholesky = false;
-    // The set of pushing points the last velocity solve settled on, with the Cholesky factor of
-    // its sub-matrix: the set rarely changes between iterations, so it is tried first.
-    int setCount = -1;  ///< -1: no cached set; 0: all points released
-    int setIndex[4];
-    Real setL[10];
-    // Friction at the centre of the points: a 2x2 block for the tangents and a twist.
-    Vec3 fA[2], fB[2];                ///< rAc x t_i, rBc x t_i
-    Vec3 fIA[2], fIB[2];              ///< their images under the inverse inertias
-    Vec3 twistIA{0.0}, twistIB{0.0};  ///< invI_A n, invI_B n
-    Real tangentInv[2][2];            ///< inverse of the 2x2 tangent K
-    Real twistMass = 0.0;
-    /// m, arm of the twist limit: the points' mean distance from their centre, at least the depth
-    Real twistArm = 0.0;
-    Real frictionImpulse[2] = {0.0, 0.0};
-    Real twistImpulse = 0.0;
+  // Four contact constraints (manifolds), one per lane; lanes past `lanes` are empty.
+  struct WideContact {
+    int a[wide::kLanes], b[wide::kLanes];  ///< solver bodies
+    int manifold[wide::kLanes];            ///< -1 in an empty lane
+    int lanes = 0;
+    int points = 0;  ///< most points of any lane
+    wide::Wide invMassA, invMassB;
+    wide::Sym invIA, invIB;
+    wide::Vec normal, t1, t2;
+    wide::Vec centerA, centerB;  ///< m, the friction anchor (mean of the points) on each body
+    wide::Wide tangentMass[3];   ///< inverse 2x2 tangent K: xx, xy, yy
+    wide::Wide twistMass, twistArm;
+    wide::Wide friction, restitution;
+    wide::Wide biasRate, massScale, impulseScale;
+    wide::Wide frictionImpulse[2], twistImpulse;
+    WidePoint p[4];
   };
 
-  std::vector<Body>* bodies_ = nullptr;
-  std::vector<Manifold>* manifolds_ = nullptr;
-  std::vector<DragConstraint*>* drags_ = nullptr;
+  void prepareBodies(std::vector<Body>& bodies);
+  void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
+                       const Settings& s, Real h);
+  void packLane(WideContact& c, int lane, int manifold, const std::vector<Body>& bodies,
+                const std::vector<Manifold>& manifolds, const Softness& soft);
+  void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
+  void integratePositions(std::vector<Body>& bodies, Real h);
+  void warmStart(WideContact& c);
+  void solve(WideContact& c, bool useBias, bool friction);
+  void restitution(WideContact& c);
+  void store(std::vector<Manifold>& manifolds, Real substeps);
+
   std::vector<SolverBody> solverBodies_;
   std::vector<int> bodyToSolver_;
-  std::vector<Constraint> constraints_;
-  // What only the position pass and restitution read, apart so the iterations touch less memory
-  // (anchors come from the manifold itself).
-  struct Cold {
-    Vec3 localNormal{0.0};                            ///< normal in A's body frame
-    Real relativeVelocity[4] = {0.0, 0.0, 0.0, 0.0};  ///< m/s, normal speed before the solve
-    // Position pass: a manifold that needed no correction stays idle until a body moves.
-    bool idle = false;
-    uint32_t stamp = 0;      ///< moveCount_ when it was last measured
-    Real idleDeepest = 0.0;  ///< m, least separation then
-  };
-  std::vector<Cold> cold_;
-  std::vector<uint32_t> moveStamp_;  ///< per solver body: moveCount_ after its last correction
-  uint32_t moveCount_ = 0;
-  Settings::Contact contact_;
-  Real h_ = 0.0;
+  std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
+  std::vector<int> constraintManifold_;
+  std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
+  ConstraintGraph graph_;
+  std::vector<WideContact> rows_;
+  int constraintCount_ = 0;
+  Real invH_ = 0.0;
+  int substeps_ = 1;
+  Real pushVelocity_ = 0.0;
   Real restitutionThreshold_ = 1.0;
   bool warmStarting_ = true;
-  bool baumgarteInVelocity_ = false;
-  int solverIndex(int body);
-  void solveConstraint(Constraint& c);
-  /// `cache`: read and update the constraint's cached active set (the velocity pass).
-  void solveBlock(Constraint& c, const Real* r, const Real* old, Real* lambda, bool cache) const;
-  int sweep_ = 0;
 };
 
 }  // namespace tumble

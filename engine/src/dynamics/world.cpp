@@ -41,7 +41,7 @@ bool settingsEqualButDt(const Settings& a, const Settings& b) {
   return true;
 }
 
-// How far a body's surface may travel in one substep (m): used to widen its box and the
+// How far a body's surface may travel in one step (m): used to widen its box and the
 // speculative distance of its pairs, so fast bodies meet thin ones (speculative CCD).
 Real reach(const Body& b, Real h) {
   if (b.type == BodyType::Static || !b.awake) return 0.0;
@@ -301,8 +301,22 @@ Expected<void> World::step(Real dt) {
   for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
   const Settings& s = settings_;
   stats_ = StepStats{};
-  const Real h = dt / s.solver.substeps;
-  for (int k = 0; k < s.solver.substeps; ++k) substep(h, s);
+  auto t = Clock::now();
+  updateBroadPhase(dt, s);
+  stats_.broadphaseMs = msSince(t);
+  t = Clock::now();
+  updateContacts(dt, s);
+  stats_.narrowphaseMs = msSince(t);
+  t = Clock::now();
+  std::vector<DragConstraint*>& drags = activeDrags_;
+  drags.clear();
+  for (auto& d : drags_)
+    if (d && bodies_[d->body].alive) {
+      wakeBody(d->body);
+      drags.push_back(d.get());
+    }
+  solver_->step(bodies_, manifolds_, drags, s, dt);
+  stats_.solverMs = msSince(t);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
 
   for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
@@ -327,40 +341,6 @@ Expected<void> World::step(Real dt) {
   ++stepCount_;
   stats_.stepMs = msSince(t0);
   return ok();
-}
-
-void World::substep(Real h, const Settings& s) {
-  for (Body& b : bodies_)
-    if (b.alive && b.awake) integrateVelocity(b, s.gravity, h);
-
-  auto t = Clock::now();
-  updateBroadPhase(h, s);
-  stats_.broadphaseMs += msSince(t);
-
-  t = Clock::now();
-  updateContacts(h, s);
-  stats_.narrowphaseMs += msSince(t);
-
-  t = Clock::now();
-  std::vector<DragConstraint*>& drags = activeDrags_;
-  drags.clear();
-  for (auto& d : drags_)
-    if (d && bodies_[d->body].alive) {
-      wakeBody(d->body);
-      drags.push_back(d.get());
-    }
-  ContactSolver& solver = *solver_;
-  solver.prepare(bodies_, manifolds_, drags, s, h);
-  solver.warmStart();
-  for (int i = 0; i < s.solver.velocityIterations; ++i) solver.solveVelocities();
-  solver.applyRestitution();
-  solver.storeVelocities();
-  for (Body& b : bodies_)
-    if (b.alive && b.awake) integratePosition(b, h);
-  for (int i = 0; i < s.solver.positionIterations; ++i)
-    if (solver.solvePositions() <= s.contact.slop) break;
-  solver.storeImpulses();
-  stats_.solverMs += msSince(t);
 }
 
 void World::updateBroadPhase(Real h, const Settings& s) {
