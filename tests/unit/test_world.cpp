@@ -383,9 +383,10 @@ TEST_CASE("A corner pressed into a face resists twisting over a patch as wide as
   s.solver.positionIterations = 1;
   ContactSolver solver;
   solver.step(bodies, manifolds, drags, s, h);
-  CHECK_THAT(manifolds[0].points[0].normalImpulse, WithinAbs(load, 1e-9));
+  CHECK_THAT(manifolds[0].points[0].normalImpulse, WithinRel(load, 1e-6));
   const Real inertia = 1000.0 / 6.0;  // of a 1 m cube of 1000 kg about an axis through its centre
-  CHECK_THAT(bodies[1].angularVelocity.y, WithinAbs(1.0 - 0.5 * load * depth / inertia, 1e-12));
+  // The solver's rows are float (TUMBLE_SOLVER_FLOAT): agreement to float precision of w.
+  CHECK_THAT(bodies[1].angularVelocity.y, WithinAbs(1.0 - 0.5 * load * depth / inertia, 1e-6));
   CHECK_THAT(bodies[1].angularVelocity.x, WithinAbs(0.0, 1e-12));
   CHECK_THAT(bodies[1].angularVelocity.z, WithinAbs(0.0, 1e-12));
 }

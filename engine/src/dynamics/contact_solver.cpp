@@ -44,10 +44,10 @@ WideBody gather(const std::vector<SolverBody>& bodies, const int* index) {
     setLane(r.v, i, b.v);
     setLane(r.w, i, b.w);
     setLane(r.dp, i, b.dp);
-    r.dq.w[i] = b.dq.w;
-    r.dq.x[i] = b.dq.x;
-    r.dq.y[i] = b.dq.y;
-    r.dq.z[i] = b.dq.z;
+    r.dq.w[i] = static_cast<Lane>(b.dq.w);
+    r.dq.x[i] = static_cast<Lane>(b.dq.x);
+    r.dq.y[i] = static_cast<Lane>(b.dq.y);
+    r.dq.z[i] = static_cast<Lane>(b.dq.z);
   }
   return r;
 }
@@ -324,7 +324,8 @@ void ContactSolver::solve(WideContact& c, bool useBias, bool friction) {
       const Wide limit = c.friction * total;
       const Wide len2 = n1 * n1 + n2 * n2;
       const Wide scale =
-          select(len2 > limit * limit, limit / wide::sqrt(max(len2, splat(1e-300))), one);
+          select(len2 > limit * limit,
+                 limit / wide::sqrt(max(len2, Wide{kTiny, kTiny, kTiny, kTiny})), one);
       n1 = scale * n1;
       n2 = scale * n2;
       c.frictionImpulse[0] = n1;

@@ -21,15 +21,27 @@ namespace tumble::wide {
 
 constexpr int kLanes = 4;
 
-typedef Real Wide __attribute__((vector_size(sizeof(Real) * kLanes)));
-typedef int64_t Mask __attribute__((vector_size(sizeof(Real) * kLanes)));
-static_assert(sizeof(Real) == sizeof(int64_t), "the lane masks assume double");
+// The lanes' scalar: double by default, float with the CMake option TUMBLE_SOLVER_FLOAT (half the
+// memory per row and twice the lanes per SSE2 instruction; body poses stay double either way).
+#if defined(TUMBLE_SOLVER_FLOAT)
+using Lane = float;
+using LaneBits = int32_t;
+#else
+using Lane = Real;
+using LaneBits = int64_t;
+#endif
+/// The smallest positive value a lane takes where a division needs a nonzero divisor.
+constexpr Lane kTiny = sizeof(Lane) == 4 ? Lane(1e-30) : Lane(1e-300);
+
+typedef Lane Wide __attribute__((vector_size(sizeof(Lane) * kLanes)));
+typedef LaneBits Mask __attribute__((vector_size(sizeof(Lane) * kLanes)));
 
 inline Wide splat(Real x) {
-  return Wide{x, x, x, x};
+  const Lane l = static_cast<Lane>(x);
+  return Wide{l, l, l, l};
 }
 inline Wide zero() {
-  return Wide{0.0, 0.0, 0.0, 0.0};
+  return Wide{0, 0, 0, 0};
 }
 /// Lane-wise: mask ? a : b (mask lanes are all ones or all zeros, as comparisons give).
 inline Wide select(Mask mask, Wide a, Wide b) {
@@ -95,20 +107,20 @@ inline Vec rotate(const Rot& q, const Vec& v) {
 
 // Lane access for packing and unpacking.
 inline void setLane(Vec& v, int lane, const Vec3& x) {
-  v.x[lane] = x.x;
-  v.y[lane] = x.y;
-  v.z[lane] = x.z;
+  v.x[lane] = static_cast<Lane>(x.x);
+  v.y[lane] = static_cast<Lane>(x.y);
+  v.z[lane] = static_cast<Lane>(x.z);
 }
 inline Vec3 lane(const Vec& v, int i) {
   return {v.x[i], v.y[i], v.z[i]};
 }
 inline void setLane(Sym& m, int lane, const Mat3& a) {
-  m.xx[lane] = a[0][0];
-  m.xy[lane] = a[1][0];
-  m.xz[lane] = a[2][0];
-  m.yy[lane] = a[1][1];
-  m.yz[lane] = a[2][1];
-  m.zz[lane] = a[2][2];
+  m.xx[lane] = static_cast<Lane>(a[0][0]);
+  m.xy[lane] = static_cast<Lane>(a[1][0]);
+  m.xz[lane] = static_cast<Lane>(a[2][0]);
+  m.yy[lane] = static_cast<Lane>(a[1][1]);
+  m.yz[lane] = static_cast<Lane>(a[2][1]);
+  m.zz[lane] = static_cast<Lane>(a[2][2]);
 }
 
 }  // namespace tumble::wide
