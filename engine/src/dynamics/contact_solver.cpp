@@ -37,7 +37,8 @@ struct WideBody {
   Rot dq;
 };
 
-WideBody gather(const std::vector<SolverBody>& bodies, const int* index) {
+inline __attribute__((always_inline)) WideBody gather(const std::vector<SolverBody>& bodies,
+                                                      const int* index) {
   WideBody r;
   for (int i = 0; i < kLanes; ++i) {
     const SolverBody& b = bodies[index[i]];
@@ -53,7 +54,8 @@ WideBody gather(const std::vector<SolverBody>& bodies, const int* index) {
 }
 
 // Writes the velocities back; the immovable body 0 is never written.
-void scatter(std::vector<SolverBody>& bodies, const int* index, const WideBody& r) {
+inline __attribute__((always_inline)) void scatter(std::vector<SolverBody>& bodies,
+                                                   const int* index, const WideBody& r) {
   for (int i = 0; i < kLanes; ++i) {
     if (index[i] == 0) continue;
     SolverBody& b = bodies[index[i]];
@@ -82,9 +84,10 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
     SolverBody& sb = solverBodies_.emplace_back();
     sb.v = b.linearVelocity;
     sb.w = b.angularVelocity;
+    sb.rotation = glm::mat3_cast(b.rotation);
     if (b.isDynamic()) {
       sb.invMass = b.invMass;
-      sb.invI = b.invInertiaWorld();
+      sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
     }
     sb.body = i;
     bodyToSolver_[i] = static_cast<int>(solverBodies_.size()) - 1;
@@ -113,9 +116,9 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   c.biasRate[l] = soft.biasRate;
   c.massScale[l] = soft.massScale;
   c.impulseScale[l] = soft.impulseScale;
-  const Body& A = bodies[m.a.index];
-  const Body& B = bodies[m.b.index];
-  const Mat3 rotA = glm::mat3_cast(A.rotation), rotB = glm::mat3_cast(B.rotation);
+  // Moving bodies carry their rotation matrix; the immovable solver body 0 stands for many.
+  const Mat3 rotA = ia > 0 ? sa.rotation : glm::mat3_cast(bodies[m.a.index].rotation);
+  const Mat3 rotB = ib > 0 ? sb.rotation : glm::mat3_cast(bodies[m.b.index].rotation);
   const Real mSum = sa.invMass + sb.invMass;
   const Vec3 dv = sb.v - sa.v;
   const Real perSubstep = 1.0 / substeps_;
@@ -155,13 +158,17 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   }
   c.twistArm[l] = std::max(arm, deepest);
   const Vec3 t[2] = {m.tangent1, m.tangent2};
+  Vec3 fA[2], fB[2], fIA[2], fIB[2];
+  for (int i = 0; i < 2; ++i) {
+    fA[i] = glm::cross(rAc, t[i]);
+    fB[i] = glm::cross(rBc, t[i]);
+    fIA[i] = sa.invI * fA[i];
+    fIB[i] = sb.invI * fB[i];
+  }
   Real kt[2][2];
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      const Vec3 ai = glm::cross(rAc, t[i]), aj = glm::cross(rAc, t[j]);
-      const Vec3 bi = glm::cross(rBc, t[i]), bj = glm::cross(rBc, t[j]);
-      kt[i][j] = (i == j ? mSum : 0.0) + glm::dot(ai, sa.invI * aj) + glm::dot(bi, sb.invI * bj);
-    }
+    for (int j = 0; j < 2; ++j)
+      kt[i][j] = (i == j ? mSum : 0.0) + glm::dot(fA[i], fIA[j]) + glm::dot(fB[i], fIB[j]);
   const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
   if (det > 0.0) {
     c.tangentMass[0][l] = kt[1][1] / det;
@@ -204,24 +211,29 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   const Softness soft = makeSoftness(std::min(s.contact.hertz, cap), s.contact.dampingRatio, h);
   const Softness hard =
       makeSoftness(std::min(2.0 * s.contact.hertz, cap), 0.5 * s.contact.dampingRatio, h);
+  // Rows: the overflow first (one constraint per row), then the colours in order. Each
+  // constraint's slot (row * kLanes + lane) is laid out first; the lanes are then filled in
+  // manifold order, so the manifolds are read front to back.
   rows_.clear();
-  auto pack = [&](const int* members, int count) {
+  slot_.resize(constraintManifold_.size());
+  auto addRow = [&](const int* members, int count) {
     WideContact& c = rows_.emplace_back();
     for (int l = 0; l < kLanes; ++l) c.a[l] = c.b[l] = 0, c.manifold[l] = -1;
     c.lanes = count;
-    for (int l = 0; l < count; ++l) {
-      const int ci = members[l];
-      const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
-                         solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-      packLane(c, l, constraintManifold_[ci], bodies, manifolds, stiff ? hard : soft);
-    }
+    const int row = static_cast<int>(rows_.size()) - 1;
+    for (int l = 0; l < count; ++l) slot_[members[l]] = row * kLanes + l;
   };
-  // The overflow first (one constraint per row), then the colours in order.
-  for (int ci : graph_.overflow()) pack(&ci, 1);
+  for (int ci : graph_.overflow()) addRow(&ci, 1);
   for (int color = 0; color < graph_.colorCount(); ++color) {
     const std::vector<int>& members = graph_.color(color);
     for (size_t i = 0; i < members.size(); i += kLanes)
-      pack(members.data() + i, static_cast<int>(std::min<size_t>(kLanes, members.size() - i)));
+      addRow(members.data() + i, static_cast<int>(std::min<size_t>(kLanes, members.size() - i)));
+  }
+  for (int ci = 0; ci < constraintCount_; ++ci) {
+    const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
+                       solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
+    packLane(rows_[slot_[ci] / kLanes], slot_[ci] % kLanes, constraintManifold_[ci], bodies,
+             manifolds, stiff ? hard : soft);
   }
 }
 

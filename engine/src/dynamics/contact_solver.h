@@ -32,6 +32,7 @@ struct SolverBody {
   Quat dq{1.0, 0.0, 0.0, 0.0};  ///< rotation since the step began
   Real invMass = 0.0;           ///< 1/kg, 0 for kinematic bodies
   Mat3 invI{0.0};               ///< world axes, fixed for the step
+  Mat3 rotation{1.0};           ///< at the step's start
   int body = -1;                ///< index into the world's bodies, -1 for the immovable one
 };
 
@@ -100,6 +101,7 @@ class ContactSolver {
   std::vector<int> bodyToSolver_;
   std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
   std::vector<int> constraintManifold_;
+  std::vector<int> slot_;      ///< per constraint: row * kLanes + lane
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
   std::vector<WideContact> rows_;
