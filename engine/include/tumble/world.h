@@ -115,7 +115,8 @@ class World {
   void wake(BodyId id);
   void setUserData(BodyId id, uint64_t userData);
 
-  /// Advances the world by `dt` seconds in settings().solver.substeps substeps. A game passes
+  /// Advances the world by `dt` seconds: collision once, then settings().solver.substeps solver
+  /// substeps (docs/ARCHITECTURE.md, "One step"). A game passes
   /// its frame time: a dt that changes from one step to the next neither wakes bodies nor resets
   /// warm starting. dt = 0 does nothing. Fails (changing nothing) unless dt is finite and in
   /// [1e-5, 0.1] s (clamp a long frame, or take several steps). Allocates nothing once the
