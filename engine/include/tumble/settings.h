@@ -23,7 +23,7 @@ struct Settings {
 
   struct Solver {
     int substeps = 4;            ///< [1, 64]; collision runs once per step
-    int velocityIterations = 1;  ///< solve passes per substep, [1, 500]
+    int velocityIterations = 2;  ///< solve passes per substep, [1, 500]
     int positionIterations = 1;  ///< relax passes per substep, [0, 500]
     bool warmStarting = true;    ///< reuse last step's impulses
   } solver;

@@ -282,7 +282,7 @@ void ContactSolver::warmStart(WideContact& c) {
   scatter(solverBodies_, c.b, B);
 }
 
-void ContactSolver::solve(WideContact& c, bool useBias, bool friction) {
+void ContactSolver::solve(WideContact& c, bool useBias, bool friction, bool reverse) {
   WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
   const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
   const Wide maxPush = splat(-pushVelocity_);
@@ -292,7 +292,7 @@ void ContactSolver::solve(WideContact& c, bool useBias, bool friction) {
   const Vec dp = B.dp - A.dp;
   Wide total = zeroW;
   for (int kk = 0; kk < c.points; ++kk) {
-    const int k = useBias ? kk : c.points - 1 - kk;
+    const int k = reverse ? c.points - 1 - kk : kk;
     WidePoint& p = c.p[k];
     const Vec ds = dp + rotate(B.dq, p.rB) - rotate(A.dq, p.rA);
     const Wide s = dot(c.normal, ds) + p.baseSeparation;
@@ -414,11 +414,11 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) solveDrag(*d, solverBodies_[d->solverBody]);
-      for (WideContact& c : rows_) solve(c, true, relax == 0);
+      for (WideContact& c : rows_) solve(c, true, relax == 0, false);
     }
     integratePositions(bodies, h);
     for (int i = 0; i < relax; ++i)
-      for (WideContact& c : rows_) solve(c, false, true);
+      for (WideContact& c : rows_) solve(c, false, true, true);
   }
   for (WideContact& c : rows_) restitution(c);
   store(manifolds, static_cast<Real>(substeps));
