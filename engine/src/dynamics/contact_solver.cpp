@@ -403,6 +403,10 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   prepareBodies(bodies);
   prepareContacts(bodies, manifolds, s, h);
   const int relax = s.solver.positionIterations;
+  // Each pass over the rows visits a manifold's points in the order opposite to the last pass
+  // (symmetric Gauss-Seidel over the points): in one order only, the first point solved takes
+  // more of the load every time, and a one-box-thick wall leans out of its plane.
+  bool reverse = false;
   for (int sub = 0; sub < substeps; ++sub) {
     integrateVelocities(bodies, s.gravity, h);
     for (DragConstraint* d : drags) {
@@ -414,11 +418,14 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) solveDrag(*d, solverBodies_[d->solverBody]);
-      for (WideContact& c : rows_) solve(c, true, relax == 0, false);
+      for (WideContact& c : rows_) solve(c, true, relax == 0, reverse);
+      reverse = !reverse;
     }
     integratePositions(bodies, h);
-    for (int i = 0; i < relax; ++i)
-      for (WideContact& c : rows_) solve(c, false, true, true);
+    for (int i = 0; i < relax; ++i) {
+      for (WideContact& c : rows_) solve(c, false, true, reverse);
+      reverse = !reverse;
+    }
   }
   for (WideContact& c : rows_) restitution(c);
   store(manifolds, static_cast<Real>(substeps));
