@@ -22,10 +22,12 @@ struct ChurnKey {
   bool integer;
 };
 constexpr ChurnKey kKeys[] = {
-    {"solver.velocity_iterations", 4, 20, true},
-    {"solver.position_iterations", 1, 8, true},
-    {"contact.baumgarte", 0.05, 0.5, false},
-    {"contact.slop", 0.001, 0.01, false},
+    {"solver.substeps", 1, 8, true},
+    {"solver.velocity_iterations", 1, 4, true},
+    {"solver.position_iterations", 0, 3, true},
+    {"contact.hertz", 15, 120, false},
+    {"contact.damping_ratio", 1, 20, false},
+    {"contact.push_velocity", 0.5, 5, false},
     {"contact.speculative_margin", 0.005, 0.05, false},
     {"broadphase.aabb_margin", 0.02, 0.2, false},
     {"sleep.linear", 0.01, 0.1, false},
