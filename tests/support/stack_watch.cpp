@@ -95,6 +95,7 @@ void StackWatch::observe(const World& world) {
   ++r.steps;
   r.lost = 0;
   r.sideways = 0.0;
+  r.sidewaysBody = BodyId{};
   for (size_t i = 0; i < ids_.size(); ++i) {
     if (!world.isAlive(ids_[i])) {
       ++r.lost;
@@ -103,7 +104,11 @@ void StackWatch::observe(const World& world) {
     }
     now_[i] = world.body(ids_[i])->centerOfMass;
     const Vec3 d = now_[i] - start_[i];
-    r.sideways = std::max(r.sideways, std::sqrt(d.x * d.x + d.z * d.z));
+    const Real sideways = std::sqrt(d.x * d.x + d.z * d.z);
+    if (sideways > r.sideways || !r.sidewaysBody.valid()) {
+      r.sideways = sideways;
+      r.sidewaysBody = ids_[i];
+    }
   }
   r.maxSideways = std::max(r.maxSideways, r.sideways);
   if (r.firstSidewaysStep < 0 && r.sideways > sidewaysLimit_) r.firstSidewaysStep = r.steps;

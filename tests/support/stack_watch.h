@@ -31,6 +31,7 @@ struct StackReport {
   int lost = 0;   ///< watched bodies no longer alive (removed for a non-finite state)
   /// Largest horizontal (x, z) distance of a box from its start, at the last step and over all.
   Real sideways = 0.0, maxSideways = 0.0;
+  BodyId sidewaysBody;         ///< the box farthest sideways at the last step
   int firstSidewaysStep = -1;  ///< first step with a box beyond the sideways limit, -1 never
   /// Closest pair of box centres over all steps: distance, step and the two bodies.
   Real minDistance = std::numeric_limits<Real>::infinity();

@@ -118,6 +118,7 @@ TEST_CASE("StackWatch sees a box moved sideways and a box pushed into its neighb
   const StackReport& r = watch.report();
   CHECK(r.steps == 2);
   CHECK(r.sideways == Approx(0.5));
+  CHECK(r.sidewaysBody == a);
   CHECK(r.firstSidewaysStep == 2);
   CHECK(r.minDistance == Approx(glm::length(Vec3(0.7, 0.0, 0.4))));  // a and b
   CHECK(((r.minA == a && r.minB == b) || (r.minA == b && r.minB == a)));
