@@ -1,5 +1,6 @@
 # Every scene of `tumble-demo --list-scenes` must start and run FRAMES frames headless (the
-# benchmark heaps, heap_*, only 10 frames: thousands of bodies are slow under the sanitizers).
+# benchmark scenes, heap_* and Box3D's large_pyramid and many_pyramids, only 10 frames: thousands
+# of bodies are slow under the sanitizers).
 # Run with cmake -P -DDEMO=... -DFRAMES=...
 execute_process(COMMAND ${DEMO} --list-scenes RESULT_VARIABLE rc OUTPUT_VARIABLE listing)
 if(NOT rc EQUAL 0)
@@ -13,7 +14,7 @@ endif()
 foreach(name IN LISTS names)
   string(STRIP "${name}" name)
   set(frames ${FRAMES})
-  if(name MATCHES "^heap_")
+  if(name MATCHES "^(heap_|large_pyramid$|many_pyramids$)")
     set(frames 10)
   endif()
   execute_process(COMMAND ${DEMO} --headless --scene ${name} --frames ${frames}

@@ -120,3 +120,87 @@ TEST_CASE("scene values reach the bodies and settings", "[scene]") {
              WithinAbs(5.0, 1e-9));
   CHECK(s->bodies[1].type == BodyType::Static);
 }
+
+namespace {
+
+// Box3D's box of half extent `h` is a 1 m cube here (assets/shapes/box.json) scaled by 2 h.
+void checkBox3dBody(const BodyDef& b, float x, float y, float z) {
+  CHECK(b.type == BodyType::Dynamic);
+  CHECK_THAT(b.position.x, WithinAbs(x, 1e-6));
+  CHECK_THAT(b.position.y, WithinAbs(y, 1e-6));
+  CHECK_THAT(b.position.z, WithinAbs(z, 1e-6));
+  CHECK_THAT(b.shape.hull()->boundsMax().x, WithinAbs(0.5, 1e-12));
+  CHECK_THAT(b.shape.hull()->boundsMin().y, WithinAbs(-0.5, 1e-12));
+  CHECK(b.density == 100.0);
+  CHECK(b.friction == 0.6);
+}
+
+void checkBox3dWorld(const Scene& s, float groundHalf) {
+  CHECK(s.settings.gravity == Vec3(0.0, -10.0, 0.0));
+  CHECK_FALSE(s.settings.sleep.enabled);
+  CHECK(s.settings.dt == 1.0 / 60.0);
+  const BodyDef& ground = s.bodies[0];
+  CHECK(ground.type == BodyType::Static);
+  CHECK_THAT(ground.position.y + ground.shape.hull()->boundsMax().y, WithinAbs(0.0, 1e-12));
+  CHECK_THAT(ground.position.y + ground.shape.hull()->boundsMin().y, WithinAbs(-2.0, 1e-12));
+  CHECK_THAT(ground.shape.hull()->boundsMax().x, WithinAbs(groundHalf, 1e-12));
+  CHECK_THAT(ground.shape.hull()->boundsMin().z, WithinAbs(-groundHalf, 1e-12));
+  CHECK(ground.friction == 0.6);
+}
+
+}  // namespace
+
+// The positions below follow Box3D's CreateLargePyramid and CreateManyPyramids
+// (erincatto/box3d 30c67b5, shared/benchmarks.c) step by step, in float as Box3D computes them,
+// in Box3D's creation order: the scene files must give the same bodies in the same order.
+TEST_CASE("large_pyramid and many_pyramids are Box3D's benchmark scenes body for body", "[scene]") {
+  auto large = loadScene(kAssets / "scenes" / "large_pyramid.json");
+  REQUIRE(large);
+  REQUIRE(large->bodies.size() == 1 + 5050);
+  checkBox3dWorld(*large, 400.0f);
+  {
+    const int baseCount = 100;
+    const float h = 0.5f, shift = 1.0f * h;
+    size_t k = 1;
+    for (int i = 0; i < baseCount; ++i) {
+      const float y = (2.0f * static_cast<float>(i) + 1.0f) * shift;
+      for (int j = i; j < baseCount; ++j, ++k) {
+        const float x = (static_cast<float>(i) + 1.0f) * shift +
+                        2.0f * static_cast<float>(j - i) * shift - h * baseCount;
+        INFO("large_pyramid body " << k);
+        checkBox3dBody(large->bodies[k], x, y, 0.0f);
+      }
+    }
+  }
+
+  auto many = loadScene(kAssets / "scenes" / "many_pyramids.json");
+  REQUIRE(many);
+  REQUIRE(many->bodies.size() == 1 + 10780);
+  {
+    const int baseCount = 10, rowCount = 14, columnCount = 14;
+    const float extent = 0.5f;
+    const float groundExtent = extent * columnCount * (baseCount + 1.0f);
+    checkBox3dWorld(*many, groundExtent);
+    const float baseWidth = 2.0f * extent * baseCount;
+    float baseZ = -groundExtent + 2.0f * extent;
+    const float deltaZ = 2.0f * (groundExtent - 2.0f * extent) / (rowCount - 1.0f);
+    size_t k = 1;
+    for (int row = 0; row < rowCount; ++row) {
+      for (int column = 0; column < columnCount; ++column) {
+        const float centerX = -groundExtent +
+                              static_cast<float>(column) * (baseWidth + 2.0f * extent) +
+                              2.0f * extent;
+        for (int i = 0; i < baseCount; ++i) {
+          const float y = (2.0f * static_cast<float>(i) + 1.0f) * extent;
+          for (int j = i; j < baseCount; ++j, ++k) {
+            const float x = (static_cast<float>(i) + 1.0f) * extent +
+                            2.0f * static_cast<float>(j - i) * extent + centerX - 0.5f;
+            INFO("many_pyramids body " << k);
+            checkBox3dBody(many->bodies[k], x, y, baseZ);
+          }
+        }
+      }
+      baseZ += deltaZ;
+    }
+  }
+}

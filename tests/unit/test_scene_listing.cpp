@@ -88,7 +88,8 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
   }
   CHECK(names == std::vector<std::string>{"heap_boxes_1000", "heap_boxes_2000", "heap_boxes_500",
                                           "heap_hull20_1000", "heap_hull20_2000", "heap_hull20_500",
-                                          "incline", "pile", "pyramid", "tower"});
-  CHECK(files[7].description ==
+                                          "incline", "large_pyramid", "many_pyramids", "pile",
+                                          "pyramid", "tower"});
+  CHECK(files[9].description ==
         "A few hundred mixed convex bodies dropped into an open box (the default scene).");
 }
