@@ -122,6 +122,7 @@ TUMBLE_EXTREME_CASE("contact.hertz")
 TUMBLE_EXTREME_CASE("contact.damping_ratio")
 TUMBLE_EXTREME_CASE("contact.push_velocity")
 TUMBLE_EXTREME_CASE("contact.speculative_margin")
+TUMBLE_EXTREME_CASE("contact.recycle_distance")
 TUMBLE_EXTREME_CASE("contact.restitution_threshold")
 TUMBLE_EXTREME_CASE("gjk.tolerance")
 TUMBLE_EXTREME_CASE("gjk.max_iterations")
@@ -152,6 +153,7 @@ TEST_CASE("the extreme sweep names every settings key", "[extreme]") {
                                   "contact.damping_ratio",
                                   "contact.push_velocity",
                                   "contact.speculative_margin",
+                                  "contact.recycle_distance",
                                   "contact.restitution_threshold",
                                   "gjk.tolerance",
                                   "gjk.max_iterations",

@@ -18,6 +18,18 @@ struct ContactPoint {
   Real separation = 0.0;     ///< m, along the normal; negative when penetrating
   uint32_t id = 0;           ///< feature key, matched across steps
   Real normalImpulse = 0.0;  ///< N s, accumulated this step
+  /// m, separation minus dot(normal, world anchor on B - world anchor on A) when the narrow phase
+  /// found the point: a recycled manifold (Manifold::found) gets its separation back from it.
+  Real baseSeparation = 0.0;
+};
+
+/// Where the two bodies were when the narrow phase last computed a manifold's points. While
+/// they stay close to that relative pose (setting contact.recycle_distance) and neither turns
+/// far, the points, normal and ids are kept ("recycled") and only the separations are updated.
+struct ContactPose {
+  Vec3 centerA{0.0}, centerB{0.0};                              ///< m, centres of mass
+  Quat rotationA{1.0, 0.0, 0.0, 0.0}, rotationB{1.0, 0.0, 0.0, 0.0};
+  bool valid = false;  ///< the points came from the narrow phase at this pose
 };
 
 /// The contact between bodies A and B (A.index < B.index).
@@ -35,6 +47,7 @@ struct Manifold {
   Real frictionImpulse[2] = {0.0, 0.0};  ///< N s along tangent1, tangent2
   Real twistImpulse = 0.0;               ///< N m s about the normal
   GjkSimplex cache;                      ///< GJK warm start for the next step
+  ContactPose found;                     ///< the pose of the last narrow phase (recycling)
   bool overlapping = false;  ///< GJK's verdict for the shapes (not the speculative points)
   Real distance = 0.0;       ///< m, GJK distance when separated, minus EPA depth when overlapping
   int gjkIterations = 0;

@@ -15,6 +15,7 @@ struct StepStats {
   int manifolds = 0;    ///< pairs with at least one contact point
   int contacts = 0;     ///< contact points
   int islands = 0;      ///< awake islands built this step
+  int recycled = 0;     ///< manifolds kept without the narrow phase (contact.recycle_distance)
   int gjkCalls = 0;
   int gjkIterationsMax = 0;
   Real gjkIterationsMean = 0.0;

@@ -49,6 +49,10 @@ const std::array kTable = {
                 1000, TUMBLE_REAL(contact.pushVelocity)},
     SettingInfo{"contact.speculative_margin", K::Number, "m", "contacts are made this far apart", 0,
                 1, TUMBLE_REAL(contact.speculativeMargin)},
+    SettingInfo{"contact.recycle_distance", K::Number, "m",
+                "a contact's points are kept without the narrow phase while the two bodies moved "
+                "less than this relative to each other (and turned less than 10 degrees); 0: never",
+                0, 1, TUMBLE_REAL(contact.recycleDistance)},
     SettingInfo{"contact.restitution_threshold", K::Number, "m/s",
                 "approach speed below which nothing bounces", 0, 100,
                 TUMBLE_REAL(contact.restitutionThreshold)},

@@ -116,9 +116,16 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   c.biasRate[l] = soft.biasRate;
   c.massScale[l] = soft.massScale;
   c.impulseScale[l] = soft.impulseScale;
-  // Moving bodies carry their rotation matrix; the immovable solver body 0 stands for many.
-  const Mat3 rotA = ia > 0 ? sa.rotation : glm::mat3_cast(bodies[m.a.index].rotation);
-  const Mat3 rotB = ib > 0 ? sb.rotation : glm::mat3_cast(bodies[m.b.index].rotation);
+  // The anchors in world axes are those of the pose where the narrow phase found the points: a
+  // recycled manifold (contact_update.h) keeps its lever arms as found, as it keeps its normal.
+  // Otherwise that pose is the step's start (moving bodies carry their rotation matrix; the
+  // immovable solver body 0 stands for many).
+  const Mat3 rotA = m.found.valid ? glm::mat3_cast(m.found.rotationA)
+                    : ia > 0      ? sa.rotation
+                                  : glm::mat3_cast(bodies[m.a.index].rotation);
+  const Mat3 rotB = m.found.valid ? glm::mat3_cast(m.found.rotationB)
+                    : ib > 0      ? sb.rotation
+                                  : glm::mat3_cast(bodies[m.b.index].rotation);
   const Real mSum = sa.invMass + sb.invMass;
   const Vec3 dv = sb.v - sa.v;
   const Real perSubstep = 1.0 / substeps_;

@@ -3,6 +3,10 @@
 #include "dynamics/contact_update.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <algorithm>
 
 #include "geometry/tangent_basis.h"
 
@@ -10,7 +14,9 @@ namespace tumble {
 namespace {
 
 constexpr Real kMatchDistance = 0.02;   // m
-constexpr Real kKeepFrictionCos = 0.9;  // friction is carried over while the normal turns less
+constexpr Real kKeepFrictionCos = 0.9;
+// cos(theta / 2) of the largest turn of either body under which a manifold is recycled: 10 degrees.
+constexpr Real kRecycleTurnCos = 0.99619469809174553;  // friction is carried over while the normal turns less
 
 void count(const CollideResult& r, NarrowPhaseCounters& counters) {
   const GjkResult& g = r.gjk;
@@ -94,9 +100,56 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
     cp.localA = invA * (p.pointA - a.center);
     cp.localB = invB * (p.pointB - b.center);
     cp.separation = p.separation;
+    cp.baseSeparation = p.separation - glm::dot(m.normal, p.pointB - p.pointA);
     cp.id = p.id;
   }
+  m.found = {a.center, b.center, a.rotation, b.rotation, true};
   if (previous && previous->pointCount > 0) carryImpulses(*previous, m);
+}
+
+bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,
+                     Manifold& m) {
+  const ContactPose& f = previous.found;
+  if (!f.valid || previous.pointCount == 0 || !(tolerance > 0.0)) return false;
+  // Each body turned less than kRecycleTurn: the normal is kept in world axes. (Not only the
+  // relative pose: two bodies carried and turned together keep their relative pose, but the
+  // normal between them turns with them.)
+  const Real turnA = std::abs(glm::dot(a.rotation, f.rotationA));
+  const Real turnB = std::abs(glm::dot(b.rotation, f.rotationB));
+  if (std::min(turnA, turnB) < kRecycleTurnCos) return false;
+  // How far any point of one body moved in the other's frame since then, bounded by the centre's
+  // move plus the chord of the turn at the body's radius; the smaller of the two views (a body
+  // beside a 400 m ground moves little in the ground's frame).
+  auto moved = [](const Vec3& c0, const Quat& q0, const Vec3& o0, const Quat& p0, const Vec3& c,
+                  const Quat& q, const Vec3& o, const Quat& p, Real radius) {
+    // Frame body (c0, q0) -> (c, q); other body (o0, p0) -> (o, p) with the given radius.
+    const Vec3 before = glm::conjugate(q0) * (o0 - c0), after = glm::conjugate(q) * (o - c);
+    const Quat r0 = glm::conjugate(q0) * p0, r = glm::conjugate(q) * p;
+    const Real cosHalf = std::min<Real>(1.0, std::abs(glm::dot(r0, r)));
+    return glm::length(after - before) + 2.0 * std::sqrt(1.0 - cosHalf * cosHalf) * radius;
+  };
+  const Real inA = moved(f.centerA, f.rotationA, f.centerB, f.rotationB, a.center, a.rotation,
+                         b.center, b.rotation, b.radius);
+  const Real inB = moved(f.centerB, f.rotationB, f.centerA, f.rotationA, b.center, b.rotation,
+                         a.center, a.rotation, a.radius);
+  if (!(std::min(inA, inB) < tolerance)) return false;
+  const BodyId ida = m.a, idb = m.b;
+  const Real friction = m.friction, restitution = m.restitution;
+  m = previous;
+  m.a = ida;
+  m.b = idb;
+  m.friction = friction;
+  m.restitution = restitution;
+  Real deepest = std::numeric_limits<Real>::infinity();
+  for (int i = 0; i < m.pointCount; ++i) {
+    ContactPoint& cp = m.points[i];
+    const Vec3 pA = a.center + a.rotation * cp.localA, pB = b.center + b.rotation * cp.localB;
+    cp.separation = cp.baseSeparation + glm::dot(m.normal, pB - pA);
+    deepest = std::min(deepest, cp.separation);
+  }
+  m.overlapping = deepest < 0.0;
+  m.distance = deepest;
+  return true;
 }
 
 }  // namespace tumble

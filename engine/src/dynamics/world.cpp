@@ -429,6 +429,16 @@ void World::updateContacts(Real h, const Settings& s) {
         continue;
       }
     }
+    if (old && recycleManifold(A, B, *old, s.contact.recycleDistance, m)) {
+      ++stats_.recycled;
+      // The cross-check runs its own GJK and LP on the pair as it is now, recycled or not.
+      if (s.crosscheck != CrossCheckMode::Off)
+        crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
+                       crosscheckDisagreed_, stats_.lpPivots);
+      if (A.isDynamic() && !A.awake) wakeBody(ia);
+      if (B.isDynamic() && !B.awake) wakeBody(ib);
+      continue;
+    }
     const GjkSimplex* warm = old && old->cache.count > 0 ? &old->cache : nullptr;
     const CollideResult r =
         collide(A.shape, A.transform(), B.shape, B.transform(), speculative, s, warm);
