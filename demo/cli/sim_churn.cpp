@@ -29,6 +29,7 @@ constexpr ChurnKey kKeys[] = {
     {"contact.damping_ratio", 1, 20, false},
     {"contact.push_velocity", 0.5, 5, false},
     {"contact.speculative_margin", 0.005, 0.05, false},
+    {"contact.recycle_distance", 0, 0.05, false},
     {"broadphase.aabb_margin", 0.02, 0.2, false},
     {"sleep.linear", 0.01, 0.1, false},
     {"sleep.angular", 0.01, 0.1, false},
