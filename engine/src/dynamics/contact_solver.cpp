@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include "dynamics/body_ops.h"
@@ -37,30 +38,40 @@ struct WideBody {
   Rot dq;
 };
 
-inline __attribute__((always_inline)) WideBody gather(const std::vector<SolverBody>& bodies,
-                                                      const int* index) {
+// Loads the first `Quarters` quarters (four lanes each) of four body states and transposes them
+// into lanes: quarter 0 holds v and w.x, 1 w.y, w.z, dp.x, dp.y, 2 dp.z and dq.w, x, y, 3 dq.z.
+// Two quarters are the velocities (warm start, restitution), four the whole state (solve).
+template <int Quarters>
+inline __attribute__((always_inline)) WideBody gather(const BodyState* states, const int* index) {
+  Wide q[4][kLanes];
+  for (int c = 0; c < Quarters; ++c) {
+    for (int l = 0; l < kLanes; ++l) std::memcpy(&q[c][l], states[index[l]].s + 4 * c, sizeof(Wide));
+    transpose(q[c][0], q[c][1], q[c][2], q[c][3]);
+  }
   WideBody r;
-  for (int i = 0; i < kLanes; ++i) {
-    const SolverBody& b = bodies[index[i]];
-    setLane(r.v, i, b.v);
-    setLane(r.w, i, b.w);
-    setLane(r.dp, i, b.dp);
-    r.dq.w[i] = static_cast<Lane>(b.dq.w);
-    r.dq.x[i] = static_cast<Lane>(b.dq.x);
-    r.dq.y[i] = static_cast<Lane>(b.dq.y);
-    r.dq.z[i] = static_cast<Lane>(b.dq.z);
+  r.v = {q[0][0], q[0][1], q[0][2]};
+  r.w = {q[0][3], q[1][0], q[1][1]};
+  r.dp.x = q[1][2];
+  r.dp.y = q[1][3];
+  if constexpr (Quarters == 4) {
+    r.dp.z = q[2][0];
+    r.dq = {q[2][1], q[2][2], q[2][3], q[3][0]};
   }
   return r;
 }
 
-// Writes the velocities back; the immovable body 0 is never written.
-inline __attribute__((always_inline)) void scatter(std::vector<SolverBody>& bodies,
-                                                   const int* index, const WideBody& r) {
-  for (int i = 0; i < kLanes; ++i) {
-    if (index[i] == 0) continue;
-    SolverBody& b = bodies[index[i]];
-    b.v = lane(r.v, i);
-    b.w = lane(r.w, i);
+// Writes the velocities back (quarters 0 and 1, with dp.x and dp.y as gathered); the immovable
+// body 0 is never written.
+inline __attribute__((always_inline)) void scatter(BodyState* states, const int* index,
+                                                   const WideBody& r) {
+  Wide q0[kLanes] = {r.v.x, r.v.y, r.v.z, r.w.x};
+  Wide q1[kLanes] = {r.w.y, r.w.z, r.dp.x, r.dp.y};
+  transpose(q0[0], q0[1], q0[2], q0[3]);
+  transpose(q1[0], q1[1], q1[2], q1[3]);
+  for (int l = 0; l < kLanes; ++l) {
+    if (index[l] == 0) continue;
+    std::memcpy(states[index[l]].s, &q0[l], sizeof(Wide));
+    std::memcpy(states[index[l]].s + 4, &q1[l], sizeof(Wide));
   }
 }
 
@@ -92,6 +103,32 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
     sb.body = i;
     bodyToSolver_[i] = static_cast<int>(solverBodies_.size()) - 1;
   }
+  states_.resize(solverBodies_.size());
+  for (int i = 0; i < static_cast<int>(solverBodies_.size()); ++i) push(i);
+}
+
+void ContactSolver::pull(int i) {
+  SolverBody& sb = solverBodies_[i];
+  const Lane* s = states_[i].s;
+  for (int k = 0; k < 3; ++k) {
+    sb.v[k] += static_cast<Real>(s[k]) - static_cast<Real>(static_cast<Lane>(sb.v[k]));
+    sb.w[k] += static_cast<Real>(s[3 + k]) - static_cast<Real>(static_cast<Lane>(sb.w[k]));
+  }
+}
+
+void ContactSolver::push(int i) {
+  const SolverBody& sb = solverBodies_[i];
+  Lane* s = states_[i].s;
+  for (int k = 0; k < 3; ++k) {
+    s[k] = static_cast<Lane>(sb.v[k]);
+    s[3 + k] = static_cast<Lane>(sb.w[k]);
+    s[6 + k] = static_cast<Lane>(sb.dp[k]);
+  }
+  s[9] = static_cast<Lane>(sb.dq.w);
+  s[10] = static_cast<Lane>(sb.dq.x);
+  s[11] = static_cast<Lane>(sb.dq.y);
+  s[12] = static_cast<Lane>(sb.dq.z);
+  s[13] = s[14] = s[15] = 0;
 }
 
 void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Body>& bodies,
@@ -246,29 +283,33 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
 
 void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,
                                         Real h) {
-  for (size_t i = 1; i < solverBodies_.size(); ++i) {
+  for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
     SolverBody& sb = solverBodies_[i];
-    if (sb.invMass == 0.0) continue;
+    if (sb.invMass == 0.0) continue;  // kinematic: no row changes it (zero inverse mass)
+    pull(i);
     const Body& b = bodies[sb.body];
     sb.v += h * (gravity + sb.invMass * b.force);
     sb.w += h * (sb.invI * b.torque);
+    push(i);
   }
 }
 
 void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
-  for (size_t i = 1; i < solverBodies_.size(); ++i) {
+  for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
     SolverBody& sb = solverBodies_[i];
+    pull(i);
     Body& b = bodies[sb.body];
     const Vec3 dx = h * sb.v, dtheta = h * sb.w;
     b.center += dx;
     b.rotation = rotateBy(b.rotation, dtheta);
     sb.dp += dx;
     sb.dq = rotateBy(sb.dq, dtheta);
+    push(i);
   }
 }
 
 void ContactSolver::warmStart(WideContact& c) {
-  WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
+  WideBody A = gather<2>(states_.data(), c.a), B = gather<2>(states_.data(), c.b);
   Vec P = c.frictionImpulse[0] * c.t1 + c.frictionImpulse[1] * c.t2;
   Vec angularA = cross(c.centerA, P), angularB = cross(c.centerB, P);
   const Vec twist = c.twistImpulse * c.normal;
@@ -285,12 +326,12 @@ void ContactSolver::warmStart(WideContact& c) {
   A.w = A.w - c.invIA * angularA;
   B.v = B.v + c.invMassB * P;
   B.w = B.w + c.invIB * angularB;
-  scatter(solverBodies_, c.a, A);
-  scatter(solverBodies_, c.b, B);
+  scatter(states_.data(), c.a, A);
+  scatter(states_.data(), c.b, B);
 }
 
 void ContactSolver::solve(WideContact& c, bool useBias, bool friction, bool reverse) {
-  WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
+  WideBody A = gather<4>(states_.data(), c.a), B = gather<4>(states_.data(), c.b);
   const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
   const Wide maxPush = splat(-pushVelocity_);
   const Wide biasRate = useBias ? c.biasRate : zeroW;
@@ -356,13 +397,13 @@ void ContactSolver::solve(WideContact& c, bool useBias, bool friction, bool reve
       B.w = B.w + c.invIB * cross(c.centerB, P);
     }
   }
-  scatter(solverBodies_, c.a, A);
-  scatter(solverBodies_, c.b, B);
+  scatter(states_.data(), c.a, A);
+  scatter(states_.data(), c.b, B);
 }
 
 void ContactSolver::restitution(WideContact& c) {
   if (!anyNonZero(c.restitution)) return;
-  WideBody A = gather(solverBodies_, c.a), B = gather(solverBodies_, c.b);
+  WideBody A = gather<2>(states_.data(), c.a), B = gather<2>(states_.data(), c.b);
   const Wide zeroW = zero(), threshold = splat(-restitutionThreshold_);
   for (int k = 0; k < c.points; ++k) {
     WidePoint& p = c.p[k];
@@ -380,8 +421,8 @@ void ContactSolver::restitution(WideContact& c) {
     B.v = B.v + c.invMassB * P;
     B.w = B.w + c.invIB * cross(p.rB, P);
   }
-  scatter(solverBodies_, c.a, A);
-  scatter(solverBodies_, c.b, B);
+  scatter(states_.data(), c.a, A);
+  scatter(states_.data(), c.b, B);
 }
 
 // The manifolds keep impulses per step (what a resting point carries over the whole step, as a
@@ -424,7 +465,11 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       for (WideContact& c : rows_) warmStart(c);
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
-        if (bodyToSolver_[d->body] > 0) solveDrag(*d, solverBodies_[d->solverBody]);
+        if (bodyToSolver_[d->body] > 0) {
+          pull(d->solverBody);
+          solveDrag(*d, solverBodies_[d->solverBody]);
+          push(d->solverBody);
+        }
       for (WideContact& c : rows_) solve(c, true, relax == 0, reverse);
       reverse = !reverse;
     }
@@ -436,7 +481,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   }
   for (WideContact& c : rows_) restitution(c);
   store(manifolds, static_cast<Real>(substeps));
-  for (size_t i = 1; i < solverBodies_.size(); ++i) {
+  for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
+    pull(i);
     const SolverBody& sb = solverBodies_[i];
     Body& b = bodies[sb.body];
     if (!b.isDynamic()) continue;

@@ -36,6 +36,14 @@ struct SolverBody {
   int body = -1;                ///< index into the world's bodies, -1 for the immovable one
 };
 
+/// A solver body's velocity and motion since the step began as the rows read them: in the rows'
+/// lane type, sixteen lanes (64 bytes in float, one cache line), so a row gathers four bodies with
+/// four aligned loads and one 4x4 transpose per quarter (Box2D v3's body state array). Lanes: v
+/// (0-2), w (3-5), dp (6-8), dq w, x, y, z (9-12), padding.
+struct alignas(16 * sizeof(wide::Lane)) BodyState {
+  wide::Lane s[16];
+};
+
 /// Soft constraint coefficients for substep h (Catto, GDC 2011): a spring of `hertz` with damping
 /// ratio `zeta`, written as a bias rate on the position error and scales on mass and impulse.
 struct Softness {
@@ -90,6 +98,12 @@ class ContactSolver {
                        const Settings& s, Real h);
   void packLane(WideContact& c, int lane, int manifold, const std::vector<Body>& bodies,
                 const std::vector<Manifold>& manifolds, const Softness& soft);
+  // The double velocities in solverBodies_ stay the step's own; the rows work on states_. After
+  // a push the state holds the lane-rounded velocities and motion; a pull adds what the rows
+  // changed since (the state minus the rounded value pushed), so a body no row touched keeps its
+  // double velocity bit for bit (free flight stays double). Every pull is followed by a push.
+  void pull(int i);
+  void push(int i);
   void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
   void integratePositions(std::vector<Body>& bodies, Real h);
   void warmStart(WideContact& c);
@@ -98,6 +112,7 @@ class ContactSolver {
   void store(std::vector<Manifold>& manifolds, Real substeps);
 
   std::vector<SolverBody> solverBodies_;
+  std::vector<BodyState> states_;  ///< per solver body: what the rows gather and scatter
   std::vector<int> bodyToSolver_;
   std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
   std::vector<int> constraintManifold_;

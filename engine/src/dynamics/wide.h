@@ -123,4 +123,26 @@ inline void setLane(Sym& m, int lane, const Mat3& a) {
   m.zz[lane] = static_cast<Lane>(a[2][2]);
 }
 
+/// Lane-wise shuffle of two vectors: result lane k is lane i_k of the 8 lanes (a, b).
+#if defined(__clang__)
+#define TUMBLE_WIDE_SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define TUMBLE_WIDE_SHUFFLE(a, b, i, j, k, l) __builtin_shuffle(a, b, Mask{i, j, k, l})
+#endif
+
+/// Transposes the 4x4 block whose rows are r0..r3 (lane k of row i becomes lane i of row k), as
+/// _MM_TRANSPOSE4_PS does: two rounds of interleaves.
+inline void transpose(Wide& r0, Wide& r1, Wide& r2, Wide& r3) {
+  const Wide t0 = TUMBLE_WIDE_SHUFFLE(r0, r1, 0, 4, 1, 5);
+  const Wide t1 = TUMBLE_WIDE_SHUFFLE(r2, r3, 0, 4, 1, 5);
+  const Wide t2 = TUMBLE_WIDE_SHUFFLE(r0, r1, 2, 6, 3, 7);
+  const Wide t3 = TUMBLE_WIDE_SHUFFLE(r2, r3, 2, 6, 3, 7);
+  r0 = TUMBLE_WIDE_SHUFFLE(t0, t1, 0, 1, 4, 5);
+  r1 = TUMBLE_WIDE_SHUFFLE(t0, t1, 2, 3, 6, 7);
+  r2 = TUMBLE_WIDE_SHUFFLE(t2, t3, 0, 1, 4, 5);
+  r3 = TUMBLE_WIDE_SHUFFLE(t2, t3, 2, 3, 6, 7);
+}
+
+#undef TUMBLE_WIDE_SHUFFLE
+
 }  // namespace tumble::wide
