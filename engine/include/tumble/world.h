@@ -180,6 +180,7 @@ class World {
   std::vector<Manifold> manifolds_;
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
   std::vector<Manifold> nextManifolds_;
+  Manifold previous_;  ///< updateContacts in place: last step's manifold of the pair at hand
   std::vector<std::pair<int, int>> pairKeys_;
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;

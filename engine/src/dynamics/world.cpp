@@ -385,36 +385,70 @@ void World::updateContacts(Real h, const Settings& s) {
     lastCenter_[i] = b.center;
     lastRotation_[i] = b.rotation;
   }
+  // When the pair set is last step's (a pile at rest, and most steps of a settling one), each
+  // manifold is updated where it is; otherwise a new array is merged from the pairs and last
+  // step's manifolds. Both give the same manifolds: a manifold written in place starts from the
+  // same fresh state as a new one wherever it is not carried over whole.
+  bool inPlace = keys.size() == manifolds_.size();
+  for (size_t i = 0; inPlace && i < keys.size(); ++i)
+    inPlace = manifolds_[i].a.index == keys[i].first && manifolds_[i].b.index == keys[i].second;
   std::vector<Manifold>& next = nextManifolds_;
   next.clear();
   // Grow ahead of need: a reallocation copies every manifold at once (megabytes in a heap, and
   // fresh pages to fault in), which would land on the frame where the pair count jumps.
-  if (next.capacity() < keys.size()) next.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
+  if (!inPlace && next.capacity() < keys.size())
+    next.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
   NarrowPhaseCounters counters;
   size_t oi = 0;
-  for (const auto& [ia, ib] : keys) {
-    while (oi < manifolds_.size() &&
-           std::pair(manifolds_[oi].a.index, manifolds_[oi].b.index) < std::pair(ia, ib))
-      ++oi;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const auto [ia, ib] = keys[k];
     const Manifold* old = nullptr;
-    if (oi < manifolds_.size() && manifolds_[oi].a.index == ia && manifolds_[oi].b.index == ib)
-      old = &manifolds_[oi];
+    if (inPlace) {
+      old = &manifolds_[k];
+    } else {
+      while (oi < manifolds_.size() &&
+             std::pair(manifolds_[oi].a.index, manifolds_[oi].b.index) < std::pair(ia, ib))
+        ++oi;
+      if (oi < manifolds_.size() && manifolds_[oi].a.index == ia && manifolds_[oi].b.index == ib)
+        old = &manifolds_[oi];
+    }
     const Body& A = bodies_[ia];
     const Body& B = bodies_[ib];
     const bool activeA = A.isDynamic() && A.awake, activeB = B.isDynamic() && B.awake;
     if (!activeA && !activeB) {
-      if (old) next.push_back(*old);  // asleep: keep the contact as it was
+      if (old && !inPlace) next.push_back(*old);  // asleep: keep the contact as it was
       continue;
     }
-    Manifold& m = next.emplace_back();  // built in place: a manifold is ~700 bytes
-    m.a = idAt(ia);
-    m.b = idAt(ib);
-    m.friction = std::sqrt(A.friction * B.friction);
-    m.restitution = std::max(A.restitution, B.restitution);
+    // In place, `m` is `old` itself: fresh() resets it (a manifold is ~700 bytes: built in
+    // place, never copied whole unless carried over).
+    Manifold& m = inPlace ? manifolds_[k] : next.emplace_back();
+    const Real friction = std::sqrt(A.friction * B.friction);
+    const Real restitution = std::max(A.restitution, B.restitution);
+    auto fresh = [&](const GjkSimplex& cache) {
+      if (inPlace) {
+        const GjkSimplex keep = cache;
+        m = Manifold{};
+        m.cache = keep;
+      } else {
+        m.cache = cache;
+      }
+      m.a = idAt(ia);
+      m.b = idAt(ib);
+      m.friction = friction;
+      m.restitution = restitution;
+    };
     if (!boxes_[ia].overlaps(boxes_[ib])) {
       // Farther apart than the speculative distance: no contact, no GJK (the fat boxes of the
-      // broad-phase overlap, the grown tight boxes do not).
-      if (old) m.cache = old->cache;
+      // broad-phase overlap, the grown tight boxes do not). A manifold already in that state
+      // is left as it is.
+      if (inPlace && m.pointCount == 0 && !m.found.valid && m.distance == 0.0 &&
+          m.gjkIterations == 0 && m.epaIterations == 0 && m.friction == friction &&
+          m.restitution == restitution) {
+        m.a = idAt(ia);
+        m.b = idAt(ib);
+        continue;
+      }
+      fresh(old ? old->cache : GjkSimplex{});
       m.overlapping = false;
       continue;
     }
@@ -423,12 +457,17 @@ void World::updateContacts(Real h, const Settings& s) {
       // Last distance (or bound) minus how far both bodies moved: still beyond reach, no GJK.
       const Real bound = old->distance - motion_[ia] - motion_[ib];
       if (bound > speculative) {
-        m.cache = old->cache;
+        fresh(old->cache);
         m.overlapping = false;
         m.distance = bound;
         continue;
       }
     }
+    if (!inPlace) fresh(GjkSimplex{});
+    m.a = idAt(ia);
+    m.b = idAt(ib);
+    m.friction = friction;
+    m.restitution = restitution;
     if (old && recycleManifold(A, B, *old, s.contact.recycleDistance, m)) {
       ++stats_.recycled;
       // The cross-check runs its own GJK and LP on the pair as it is now, recycled or not.
@@ -438,6 +477,13 @@ void World::updateContacts(Real h, const Settings& s) {
       if (A.isDynamic() && !A.awake) wakeBody(ia);
       if (B.isDynamic() && !B.awake) wakeBody(ib);
       continue;
+    }
+    // In place, last step's manifold is copied aside before `m` is rebuilt (only pairs that run
+    // the narrow phase pay for the copy).
+    if (inPlace) {
+      previous_ = *old;
+      old = &previous_;
+      fresh(GjkSimplex{});
     }
     const GjkSimplex* warm = old && old->cache.count > 0 ? &old->cache : nullptr;
     const CollideResult r =
@@ -451,7 +497,7 @@ void World::updateContacts(Real h, const Settings& s) {
       if (B.isDynamic() && !B.awake) wakeBody(ib);
     }
   }
-  manifolds_.swap(next);
+  if (!inPlace) manifolds_.swap(next);
   stats_.gjkCalls += counters.gjkCalls;
   stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
   stats_.gjkIterationsMean =
