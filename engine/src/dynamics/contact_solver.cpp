@@ -330,7 +330,8 @@ void ContactSolver::warmStart(WideContact& c) {
   scatter(states_.data(), c.b, B);
 }
 
-void ContactSolver::solve(WideContact& c, bool useBias, bool friction, bool reverse) {
+template <bool useBias, bool friction>
+void ContactSolver::solve(WideContact& c, bool reverse) {
   WideBody A = gather<4>(states_.data(), c.a), B = gather<4>(states_.data(), c.b);
   const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
   const Wide maxPush = splat(-pushVelocity_);
@@ -362,7 +363,7 @@ void ContactSolver::solve(WideContact& c, bool useBias, bool friction, bool reve
     B.v = B.v + c.invMassB * P;
     B.w = B.w + c.invIB * cross(p.rB, P);
   }
-  if (friction) {
+  if constexpr (friction) {
     // Twist about the normal, limited by mu * load * arm.
     {
       const Wide wn = dot(c.normal, B.w - A.w);
@@ -470,12 +471,16 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
           solveDrag(*d, solverBodies_[d->solverBody]);
           push(d->solverBody);
         }
-      for (WideContact& c : rows_) solve(c, true, relax == 0, reverse);
+      if (relax == 0) {
+        for (WideContact& c : rows_) solve<true, true>(c, reverse);
+      } else {
+        for (WideContact& c : rows_) solve<true, false>(c, reverse);
+      }
       reverse = !reverse;
     }
     integratePositions(bodies, h);
     for (int i = 0; i < relax; ++i) {
-      for (WideContact& c : rows_) solve(c, false, true, reverse);
+      for (WideContact& c : rows_) solve<false, true>(c, reverse);
       reverse = !reverse;
     }
   }

@@ -107,7 +107,10 @@ class ContactSolver {
   void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
   void integratePositions(std::vector<Body>& bodies, Real h);
   void warmStart(WideContact& c);
-  void solve(WideContact& c, bool useBias, bool friction, bool reverse);
+  // useBias: the soft push-out (the solve pass); without it rigid (the relax pass). friction:
+  // friction and twist too.
+  template <bool useBias, bool friction>
+  void solve(WideContact& c, bool reverse);
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
 
