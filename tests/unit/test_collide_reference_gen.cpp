@@ -149,7 +149,7 @@ TEST_CASE("generate the collide reference data", "[.generate]") {
       REQUIRE(w.step(w.settings().dt));
       if (step % 30 != 0) continue;
       ++snapshot;
-      for (const Manifold& wm : w.manifolds()) {
+      for (const ContactPair& wm : w.contactPairs()) {
         const Body& A = WorldInternals::body(w, wm.a);
         const Body& B = WorldInternals::body(w, wm.b);
         const std::string& sa = sc->shapeOf.at(wm.a.index);

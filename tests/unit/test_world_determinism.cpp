@@ -72,6 +72,45 @@ TEST_CASE("golden hash of pile", "[determinism]") {
   CHECK(std::string(hex) == "12c7dccf0ebfdd9b");
 }
 
+TEST_CASE("contact pairs and manifolds index each other through a simulation and removals",
+          "[determinism][contacts]") {
+  // Every manifold is a pair with points, named by exactly one ContactPair, both arrays sorted by
+  // (a, b); pairs without points have no manifold. Bodies are destroyed on the way, which removes
+  // entries from the middle of both arrays.
+  auto w = load("pile.json");
+  int withPoints = 0, without = 0;
+  for (int i = 0; i < 150; ++i) {
+    REQUIRE(w->step(w->settings().dt));
+    if (i % 30 == 29) {
+      const std::vector<BodyId> ids = w->bodyIds();
+      w->destroyBody(ids[ids.size() / 2]);
+    }
+    const std::vector<ContactPair>& pairs = w->contactPairs();
+    const std::vector<Manifold>& manifolds = w->manifolds();
+    std::vector<int> namedBy(manifolds.size(), 0);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      const ContactPair& p = pairs[k];
+      REQUIRE(p.a.index < p.b.index);
+      if (k > 0)
+        REQUIRE(std::pair(pairs[k - 1].a.index, pairs[k - 1].b.index) <
+                std::pair(p.a.index, p.b.index));
+      if (p.manifold < 0) {
+        ++without;
+        continue;
+      }
+      ++withPoints;
+      REQUIRE(p.manifold < static_cast<int>(manifolds.size()));
+      const Manifold& m = manifolds[p.manifold];
+      REQUIRE((m.a == p.a && m.b == p.b));
+      REQUIRE(m.touching());
+      ++namedBy[p.manifold];
+    }
+    for (int n : namedBy) REQUIRE(n == 1);
+  }
+  CHECK(withPoints > 1000);
+  CHECK(without > 1000);
+}
+
 TEST_CASE("broad-phase pairs equal brute force throughout a simulation",
           "[determinism][broadphase]") {
   auto w = load("pile.json");

@@ -55,4 +55,16 @@ struct Manifold {
   bool touching() const { return pointCount > 0; }
 };
 
+/// What the world keeps for every broad-phase pair of the last step, touching or not: GJK's warm
+/// start and the last distance. A pair with contact points also has a Manifold; the rest cost
+/// these few bytes instead of a whole manifold (a heap has three times as many pairs as contacts).
+struct ContactPair {
+  BodyId a;
+  BodyId b;
+  GjkSimplex cache;          ///< GJK warm start for the next step
+  Real distance = 0.0;       ///< m, as Manifold::distance (or a lower bound when GJK was skipped)
+  bool overlapping = false;  ///< GJK's verdict for the shapes
+  int manifold = -1;         ///< index into World::manifolds(), -1 when the pair has no points
+};
+
 }  // namespace tumble

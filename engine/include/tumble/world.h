@@ -123,8 +123,12 @@ class World {
   /// world's bodies and contacts have been seen once.
   Expected<void> step(Real dt);
 
-  /// The contact manifolds of the last step (touching or speculative), sorted by (a, b).
+  /// The contact manifolds of the last step, sorted by (a, b): the pairs with contact points
+  /// (touching, or speculative: within reach, with a positive separation).
   const std::vector<Manifold>& manifolds() const { return manifolds_; }
+  /// Every broad-phase pair of the last step whose bodies were looked at (touching or not), sorted
+  /// by (a, b), with its GJK warm start and the index of its manifold.
+  const std::vector<ContactPair>& contactPairs() const { return pairs_; }
   const StepStats& stats() const { return stats_; }
   const BroadPhase& broadPhase() const { return broadPhase_; }
 
@@ -170,6 +174,7 @@ class World {
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
   void wakeBody(int index);
+  void reindexPairs();
 
   Settings settings_;
   std::vector<Body> bodies_;
@@ -177,10 +182,11 @@ class World {
   std::vector<int> freeSlots_;  ///< slots of destroyed bodies, reused last-freed first
   int liveBodies_ = 0;
   BroadPhase broadPhase_;
-  std::vector<Manifold> manifolds_;
+  std::vector<ContactPair> pairs_;  ///< every pair looked at last step, sorted by (a, b)
+  std::vector<Manifold> manifolds_;  ///< the pairs with points, sorted by (a, b)
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
+  std::vector<ContactPair> nextPairs_;
   std::vector<Manifold> nextManifolds_;
-  Manifold previous_;  ///< updateContacts in place: last step's manifold of the pair at hand
   std::vector<std::pair<int, int>> pairKeys_;
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;

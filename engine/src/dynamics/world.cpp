@@ -135,11 +135,13 @@ void World::destroyBody(BodyId id) {
   // What rested on the body must not hang in the air asleep: wake its island (everything it
   // touched, transitively, when it slept) and whatever it touches now (a static body's sleepers).
   if (bodies_[id.index].sleepIsland >= 0) wakeIsland(bodies_[id.index].sleepIsland);
-  for (const Manifold& m : manifolds_)
-    if (m.a == id || m.b == id) wakeBody(m.a == id ? m.b.index : m.a.index);
+  for (const ContactPair& p : pairs_)
+    if (p.a == id || p.b == id) wakeBody(p.a == id ? p.b.index : p.a.index);
   Body& b = bodies_[id.index];
   broadPhase_.destroyProxy(b.proxy);
+  std::erase_if(pairs_, [&](const ContactPair& p) { return p.a == id || p.b == id; });
   std::erase_if(manifolds_, [&](const Manifold& m) { return m.a == id || m.b == id; });
+  reindexPairs();
   for (size_t k = 0; k < drags_.size(); ++k)
     if (drags_[k] && drags_[k]->body == id.index) drags_[k].reset(), ++dragGenerations_[k];
   const uint32_t generation = b.generation + 1;
@@ -197,6 +199,19 @@ std::vector<BodyId> World::bodyIds() const {
   for (int i = 0; i < static_cast<int>(bodies_.size()); ++i)
     if (bodies_[i].alive) ids.push_back(idAt(i));
   return ids;
+}
+
+// Points each pair at its manifold again after manifolds were removed (both arrays are sorted).
+void World::reindexPairs() {
+  size_t mi = 0;
+  for (ContactPair& p : pairs_) {
+    p.manifold = -1;
+    while (mi < manifolds_.size() && std::pair(manifolds_[mi].a.index, manifolds_[mi].b.index) <
+                                         std::pair(p.a.index, p.b.index))
+      ++mi;
+    if (mi < manifolds_.size() && manifolds_[mi].a == p.a && manifolds_[mi].b == p.b)
+      p.manifold = static_cast<int>(mi);
+  }
 }
 
 void World::wakeIsland(int island) {
@@ -385,119 +400,91 @@ void World::updateContacts(Real h, const Settings& s) {
     lastCenter_[i] = b.center;
     lastRotation_[i] = b.rotation;
   }
-  // When the pair set is last step's (a pile at rest, and most steps of a settling one), each
-  // manifold is updated where it is; otherwise a new array is merged from the pairs and last
-  // step's manifolds. Both give the same manifolds: a manifold written in place starts from the
-  // same fresh state as a new one wherever it is not carried over whole.
-  bool inPlace = keys.size() == manifolds_.size();
-  for (size_t i = 0; inPlace && i < keys.size(); ++i)
-    inPlace = manifolds_[i].a.index == keys[i].first && manifolds_[i].b.index == keys[i].second;
+  // Two arrays are merged from the sorted pairs and last step's: a small ContactPair for every
+  // pair, and a Manifold only for pairs with points.
+  std::vector<ContactPair>& nextPairs = nextPairs_;
   std::vector<Manifold>& next = nextManifolds_;
+  nextPairs.clear();
   next.clear();
-  // Grow ahead of need: a reallocation copies every manifold at once (megabytes in a heap, and
-  // fresh pages to fault in), which would land on the frame where the pair count jumps.
-  if (!inPlace && next.capacity() < keys.size())
-    next.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
+  // Grow ahead of need: a reallocation copies every entry at once (megabytes in a heap, and fresh
+  // pages to fault in), which would land on the frame where the pair count jumps.
+  if (nextPairs.capacity() < keys.size())
+    nextPairs.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
+  if (next.capacity() < keys.size() / 2) next.reserve(std::max(keys.size(), 6 * bodies_.size()));
   NarrowPhaseCounters counters;
   size_t oi = 0;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    const auto [ia, ib] = keys[k];
-    const Manifold* old = nullptr;
-    if (inPlace) {
-      old = &manifolds_[k];
-    } else {
-      while (oi < manifolds_.size() &&
-             std::pair(manifolds_[oi].a.index, manifolds_[oi].b.index) < std::pair(ia, ib))
-        ++oi;
-      if (oi < manifolds_.size() && manifolds_[oi].a.index == ia && manifolds_[oi].b.index == ib)
-        old = &manifolds_[oi];
-    }
+  for (const auto& [ia, ib] : keys) {
+    while (oi < pairs_.size() &&
+           std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < std::pair(ia, ib))
+      ++oi;
+    const ContactPair* oldPair = nullptr;
+    if (oi < pairs_.size() && pairs_[oi].a.index == ia && pairs_[oi].b.index == ib)
+      oldPair = &pairs_[oi];
+    const Manifold* old =
+        oldPair && oldPair->manifold >= 0 ? &manifolds_[oldPair->manifold] : nullptr;
     const Body& A = bodies_[ia];
     const Body& B = bodies_[ib];
     const bool activeA = A.isDynamic() && A.awake, activeB = B.isDynamic() && B.awake;
     if (!activeA && !activeB) {
-      if (old && !inPlace) next.push_back(*old);  // asleep: keep the contact as it was
+      // Asleep: keep the pair and its contact as they were.
+      if (oldPair) {
+        ContactPair& kept = nextPairs.emplace_back(*oldPair);
+        if (old) {
+          kept.manifold = static_cast<int>(next.size());
+          next.push_back(*old);
+        }
+      }
       continue;
     }
-    // In place, `m` is `old` itself: fresh() resets it (a manifold is ~700 bytes: built in
-    // place, never copied whole unless carried over).
-    Manifold& m = inPlace ? manifolds_[k] : next.emplace_back();
-    const Real friction = std::sqrt(A.friction * B.friction);
-    const Real restitution = std::max(A.restitution, B.restitution);
-    auto fresh = [&](const GjkSimplex& cache) {
-      if (inPlace) {
-        const GjkSimplex keep = cache;
-        m = Manifold{};
-        m.cache = keep;
-      } else {
-        m.cache = cache;
-      }
-      m.a = idAt(ia);
-      m.b = idAt(ib);
-      m.friction = friction;
-      m.restitution = restitution;
-    };
+    ContactPair& p = nextPairs.emplace_back();
+    p.a = idAt(ia);
+    p.b = idAt(ib);
+    if (oldPair) p.cache = oldPair->cache;
     if (!boxes_[ia].overlaps(boxes_[ib])) {
       // Farther apart than the speculative distance: no contact, no GJK (the fat boxes of the
-      // broad-phase overlap, the grown tight boxes do not). A manifold already in that state
-      // is left as it is.
-      if (inPlace && m.pointCount == 0 && !m.found.valid && m.distance == 0.0 &&
-          m.gjkIterations == 0 && m.epaIterations == 0 && m.friction == friction &&
-          m.restitution == restitution) {
-        m.a = idAt(ia);
-        m.b = idAt(ib);
-        continue;
-      }
-      fresh(old ? old->cache : GjkSimplex{});
-      m.overlapping = false;
+      // broad-phase overlap, the grown tight boxes do not).
       continue;
     }
     const Real speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
-    if (old && old->pointCount == 0 && !old->overlapping && old->distance > 0.0) {
+    if (oldPair && !old && !oldPair->overlapping && oldPair->distance > 0.0) {
       // Last distance (or bound) minus how far both bodies moved: still beyond reach, no GJK.
-      const Real bound = old->distance - motion_[ia] - motion_[ib];
+      const Real bound = oldPair->distance - motion_[ia] - motion_[ib];
       if (bound > speculative) {
-        fresh(old->cache);
-        m.overlapping = false;
-        m.distance = bound;
+        p.distance = bound;
         continue;
       }
     }
-    if (!inPlace) fresh(GjkSimplex{});
-    m.a = idAt(ia);
-    m.b = idAt(ib);
-    m.friction = friction;
-    m.restitution = restitution;
-    if (old && recycleManifold(A, B, *old, s.contact.recycleDistance, m)) {
+    Manifold& m = next.emplace_back();  // built in place: a manifold is ~600 bytes
+    m.a = p.a;
+    m.b = p.b;
+    m.friction = std::sqrt(A.friction * B.friction);
+    m.restitution = std::max(A.restitution, B.restitution);
+    const bool recycled = old && recycleManifold(A, B, *old, s.contact.recycleDistance, m);
+    if (recycled) {
       ++stats_.recycled;
-      // The cross-check runs its own GJK and LP on the pair as it is now, recycled or not.
-      if (s.crosscheck != CrossCheckMode::Off)
-        crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
-                       crosscheckDisagreed_, stats_.lpPivots);
-      if (A.isDynamic() && !A.awake) wakeBody(ia);
-      if (B.isDynamic() && !B.awake) wakeBody(ib);
+    } else {
+      const GjkSimplex* warm = oldPair && oldPair->cache.count > 0 ? &oldPair->cache : nullptr;
+      const CollideResult r =
+          collide(A.shape, A.transform(), B.shape, B.transform(), speculative, s, warm);
+      updateManifold(A, B, r, old, m, counters);
+    }
+    // The cross-check runs its own GJK and LP on the pair as it is now, recycled or not.
+    if (s.crosscheck != CrossCheckMode::Off)
+      crossCheckPair(A, B, ia, ib, s, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
+                     crosscheckDisagreed_, stats_.lpPivots);
+    p.cache = m.cache;
+    p.overlapping = m.overlapping;
+    p.distance = m.distance;
+    if (!m.touching()) {
+      next.pop_back();
       continue;
     }
-    // In place, last step's manifold is copied aside before `m` is rebuilt (only pairs that run
-    // the narrow phase pay for the copy).
-    if (inPlace) {
-      previous_ = *old;
-      old = &previous_;
-      fresh(GjkSimplex{});
-    }
-    const GjkSimplex* warm = old && old->cache.count > 0 ? &old->cache : nullptr;
-    const CollideResult r =
-        collide(A.shape, A.transform(), B.shape, B.transform(), speculative, s, warm);
-    updateManifold(A, B, r, old, m, counters);
-    if (s.crosscheck != CrossCheckMode::Off)
-      crossCheckPair(A, B, s, m, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
-                     crosscheckDisagreed_, stats_.lpPivots);
-    if (m.touching()) {
-      if (A.isDynamic() && !A.awake) wakeBody(ia);
-      if (B.isDynamic() && !B.awake) wakeBody(ib);
-    }
+    p.manifold = static_cast<int>(next.size()) - 1;
+    if (A.isDynamic() && !A.awake) wakeBody(ia);
+    if (B.isDynamic() && !B.awake) wakeBody(ib);
   }
-  if (!inPlace) manifolds_.swap(next);
+  pairs_.swap(nextPairs);
+  manifolds_.swap(next);
   stats_.gjkCalls += counters.gjkCalls;
   stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
   stats_.gjkIterationsMean =

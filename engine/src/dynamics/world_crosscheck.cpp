@@ -21,7 +21,7 @@ uint64_t mix(uint64_t x) {
 
 }  // namespace
 
-void crossCheckPair(const Body& a, const Body& b, const Settings& s, const Manifold& m,
+void crossCheckPair(const Body& a, const Body& b, int indexA, int indexB, const Settings& s,
                     uint64_t sequence, const std::string& logPath, int64_t& checked,
                     int64_t& disagreed, int64_t& pivots) {
   if (s.crosscheck == CrossCheckMode::Off) return;
@@ -37,7 +37,7 @@ void crossCheckPair(const Body& a, const Body& b, const Settings& s, const Manif
   if (logPath.empty()) return;
   // Opened in append mode for this line and flushed (CrossCheckLog): a crash loses no earlier line.
   CrossCheckLog log(logPath);
-  const std::string id = "b" + std::to_string(m.a.index) + "-b" + std::to_string(m.b.index) + "-s" +
+  const std::string id = "b" + std::to_string(indexA) + "-b" + std::to_string(indexB) + "-s" +
                          std::to_string(sequence);
   log.record(id, a.support, a.transform(), b.support, b.transform(), r);
 }

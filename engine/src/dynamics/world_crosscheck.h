@@ -12,7 +12,7 @@ namespace tumble {
 /// Runs the LP test on the pair when the mode and the deterministic sample say so; counts checked
 /// and disagreeing pairs, adds the pivots, and appends a disagreement to `logPath` (when not empty)
 /// as a line of `tumble-cli collide` input with world-space points.
-void crossCheckPair(const Body& a, const Body& b, const Settings& s, const Manifold& m,
+void crossCheckPair(const Body& a, const Body& b, int indexA, int indexB, const Settings& s,
                     uint64_t sequence, const std::string& logPath, int64_t& checked,
                     int64_t& disagreed, int64_t& pivots);
 
