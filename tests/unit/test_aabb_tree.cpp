@@ -54,7 +54,8 @@ TEST_CASE("broad-phase pairs equal brute force on random moving sets", "[aabb_tr
       it.c += it.v;
       for (int k = 0; k < 3; ++k)
         if (std::abs(it.c[k]) > 10) it.v[k] = -it.v[k];
-      bp.moveProxy(it.proxy, boxAt(it.c, it.h), margin);
+      // Odd proxies stretch their fat box ahead of their motion, as the world's bodies do.
+      bp.moveProxy(it.proxy, boxAt(it.c, it.h), margin, it.proxy % 2 ? 3.0 * it.v : Vec3(0.0));
     }
     // Churn: every 10 frames destroy and recreate a few proxies.
     if (frame % 10 == 5) {
@@ -165,4 +166,22 @@ TEST_CASE("moving within the fat box keeps the leaf", "[aabb_tree]") {
   CHECK_FALSE(tree.moveProxy(p, boxAt(Vec3(0.05, 0, 0), Vec3(1)), 0.1));
   CHECK(tree.moveProxy(p, boxAt(Vec3(0.2, 0, 0), Vec3(1)), 0.1));
   CHECK_THAT(tree.fatAabb(p).lower.x, Catch::Matchers::WithinAbs(-0.9, 1e-12));
+}
+
+TEST_CASE("a reinserted fat box is stretched ahead of the motion on its side only",
+          "[aabb_tree]") {
+  AabbTree tree;
+  const int p = tree.createProxy(boxAt(Vec3(0), Vec3(1)), 0.1, 0);
+  CHECK(tree.moveProxy(p, boxAt(Vec3(0.5, 0, 0), Vec3(1)), 0.1, Vec3(0.3, -0.2, 0.0)));
+  const Aabb fat = tree.fatAabb(p);
+  using Catch::Matchers::WithinAbs;
+  CHECK_THAT(fat.upper.x, WithinAbs(1.5 + 0.1 + 0.3, 1e-12));
+  CHECK_THAT(fat.lower.x, WithinAbs(-0.5 - 0.1, 1e-12));
+  CHECK_THAT(fat.lower.y, WithinAbs(-1.0 - 0.1 - 0.2, 1e-12));
+  CHECK_THAT(fat.upper.y, WithinAbs(1.0 + 0.1, 1e-12));
+  CHECK_THAT(fat.lower.z, WithinAbs(-1.1, 1e-12));
+  CHECK_THAT(fat.upper.z, WithinAbs(1.1, 1e-12));
+  // Moving on inside the stretched box keeps the leaf.
+  CHECK_FALSE(tree.moveProxy(p, boxAt(Vec3(0.75, -0.15, 0), Vec3(1)), 0.1, Vec3(0.3, -0.2, 0.0)));
+  CHECK(std::string(tree.validate()).empty());
 }

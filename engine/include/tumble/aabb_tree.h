@@ -39,8 +39,9 @@ class AabbTree {
 
   /// Updates a leaf for a new tight box. When the tight box still lies inside the stored fat box
   /// nothing changes and false is returned; otherwise the leaf is reinserted with a fat box of
-  /// `aabb` grown by `margin` and true is returned.
-  bool moveProxy(int proxy, const Aabb& aabb, Real margin);
+  /// `aabb` grown by `margin` and stretched by `ahead` (the motion expected before the next
+  /// reinsertion, on the side it points to), and true is returned.
+  bool moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead = Vec3(0.0));
 
   /// Replaces the fat box unconditionally (e.g. after a margin change). Returns true.
   bool resetProxy(int proxy, const Aabb& aabb, Real margin);
@@ -184,8 +185,8 @@ class BroadPhase {
   /// Adds a proxy (see AabbTree::createProxy); it is paired at the next updatePairs().
   int createProxy(const Aabb& aabb, Real margin, int userData);
   void destroyProxy(int proxy);
-  /// Moves a proxy; returns true when its fat box changed.
-  bool moveProxy(int proxy, const Aabb& aabb, Real margin);
+  /// Moves a proxy (AabbTree::moveProxy); returns true when its fat box changed.
+  bool moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead = Vec3(0.0));
   /// Replaces a proxy's fat box and marks it moved.
   void resetProxy(int proxy, const Aabb& aabb, Real margin);
 

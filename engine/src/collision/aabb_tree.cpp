@@ -44,9 +44,14 @@ void AabbTree::destroyProxy(int proxy) {
   --leafCount_;
 }
 
-bool AabbTree::moveProxy(int proxy, const Aabb& aabb, Real margin) {
+bool AabbTree::moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead) {
   if (nodes_[proxy].aabb.contains(aabb)) return false;
-  return resetProxy(proxy, aabb, margin);
+  removeLeaf(proxy);
+  Aabb fat = aabb.fattened(margin);
+  for (int k = 0; k < 3; ++k) (ahead[k] < 0.0 ? fat.lower[k] : fat.upper[k]) += ahead[k];
+  nodes_[proxy].aabb = fat;
+  insertLeaf(proxy);
+  return true;
 }
 
 bool AabbTree::resetProxy(int proxy, const Aabb& aabb, Real margin) {
@@ -289,8 +294,8 @@ void BroadPhase::destroyProxy(int proxy) {
   }
 }
 
-bool BroadPhase::moveProxy(int proxy, const Aabb& aabb, Real margin) {
-  if (!tree_.moveProxy(proxy, aabb, margin)) return false;
+bool BroadPhase::moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead) {
+  if (!tree_.moveProxy(proxy, aabb, margin, ahead)) return false;
   markMoved(proxy);
   return true;
 }
