@@ -387,7 +387,8 @@ void World::updateContacts(Real h, const Settings& s) {
     const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
     keys.emplace_back(std::min(a, b), std::max(a, b));
   }
-  std::sort(keys.begin(), keys.end());
+  // Proxy ids follow body indices until slots are reused: usually sorted already.
+  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
   const size_t n = bodies_.size();
   const size_t known = std::min(lastCenter_.size(), n);
   lastCenter_.resize(n);
