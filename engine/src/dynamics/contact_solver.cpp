@@ -268,10 +268,18 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     for (int l = 0; l < count; ++l) slot_[members[l]] = row * kLanes + l;
   };
   for (int ci : graph_.overflow()) addRow(&ci, 1);
+  // Within a colour, constraints are grouped by point count (4, 3, 2, then 1; a stable counting
+  // sort, so the order is a function of the manifolds): a row runs as many point iterations as
+  // its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
   for (int color = 0; color < graph_.colorCount(); ++color) {
     const std::vector<int>& members = graph_.color(color);
-    for (size_t i = 0; i < members.size(); i += kLanes)
-      addRow(members.data() + i, static_cast<int>(std::min<size_t>(kLanes, members.size() - i)));
+    sorted_.resize(members.size());
+    int start[5] = {0, 0, 0, 0, 0};  // start[k]: where the constraints with 4 - k points begin
+    for (int ci : members) ++start[4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4) + 1];
+    for (int k = 1; k < 5; ++k) start[k] += start[k - 1];
+    for (int ci : members) sorted_[start[4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4)]++] = ci;
+    for (size_t i = 0; i < sorted_.size(); i += kLanes)
+      addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
   for (int ci = 0; ci < constraintCount_; ++ci) {
     // The manifolds are read in order but far apart (~700 bytes each, non-touching pairs
