@@ -408,6 +408,15 @@ void World::updateContacts(Real h, const Settings& s) {
     lastCenter_[i] = b.center;
     lastRotation_[i] = b.rotation;
   }
+  // Nothing awake and the same pairs as last step: every pair would be kept as it was.
+  bool anyAwake = false;
+  for (const Body& b : bodies_) anyAwake = anyAwake || (b.alive && b.isDynamic() && b.awake);
+  if (!anyAwake && keys.size() == pairs_.size()) {
+    bool same = true;
+    for (size_t k = 0; same && k < keys.size(); ++k)
+      same = pairs_[k].a.index == keys[k].first && pairs_[k].b.index == keys[k].second;
+    if (same) return;
+  }
   // Two arrays are merged from the sorted pairs and last step's: a small ContactPair for every
   // pair, and a Manifold only for pairs with points.
   std::vector<ContactPair>& nextPairs = nextPairs_;
