@@ -107,8 +107,7 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
   if (previous && previous->pointCount > 0) carryImpulses(*previous, m);
 }
 
-bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,
-                     Manifold& m) {
+bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance) {
   const ContactPose& f = previous.found;
   if (!f.valid || previous.pointCount == 0 || !(tolerance > 0.0)) return false;
   // Each body turned less than kRecycleTurn: the normal is kept in world axes. (Not only the
@@ -132,14 +131,10 @@ bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Rea
                          b.center, b.rotation, b.radius);
   const Real inB = moved(f.centerB, f.rotationB, f.centerA, f.rotationA, b.center, b.rotation,
                          a.center, a.rotation, a.radius);
-  if (!(std::min(inA, inB) < tolerance)) return false;
-  const BodyId ida = m.a, idb = m.b;
-  const Real friction = m.friction, restitution = m.restitution;
-  m = previous;
-  m.a = ida;
-  m.b = idb;
-  m.friction = friction;
-  m.restitution = restitution;
+  return std::min(inA, inB) < tolerance;
+}
+
+void remeasure(const Body& a, const Body& b, Manifold& m) {
   Real deepest = std::numeric_limits<Real>::infinity();
   for (int i = 0; i < m.pointCount; ++i) {
     ContactPoint& cp = m.points[i];
@@ -149,6 +144,19 @@ bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Rea
   }
   m.overlapping = deepest < 0.0;
   m.distance = deepest;
+}
+
+bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,
+                     Manifold& m) {
+  if (!canRecycle(a, b, previous, tolerance)) return false;
+  const BodyId ida = m.a, idb = m.b;
+  const Real friction = m.friction, restitution = m.restitution;
+  m = previous;
+  m.a = ida;
+  m.b = idb;
+  m.friction = friction;
+  m.restitution = restitution;
+  remeasure(a, b, m);
   return true;
 }
 

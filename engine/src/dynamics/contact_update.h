@@ -43,5 +43,10 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
 /// and the 100-box pyramid buckled out of its plane.
 bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,
                      Manifold& m);
+/// recycleManifold's test alone: may `previous` be kept at the bodies' current poses?
+bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance);
+/// recycleManifold's update alone: each separation of `m` measured again at the current poses
+/// (and `overlapping`, `distance`).
+void remeasure(const Body& a, const Body& b, Manifold& m);
 
 }  // namespace tumble

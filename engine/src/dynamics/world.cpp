@@ -471,13 +471,16 @@ void World::updateContacts(Real h, const Settings& s) {
         continue;
       }
     }
-    Manifold& m = next.emplace_back();  // built in place: a manifold is ~600 bytes
+    // Built in place (a manifold is 640 bytes): a recycled one as a copy of last step's, a new
+    // one from a fresh entry.
+    const bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
+    Manifold& m = recycled ? next.emplace_back(*old) : next.emplace_back();
     m.a = p.a;
     m.b = p.b;
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
-    const bool recycled = old && recycleManifold(A, B, *old, s.contact.recycleDistance, m);
     if (recycled) {
+      remeasure(A, B, m);
       ++stats_.recycled;
     } else {
       const GjkSimplex* warm = oldPair && oldPair->cache.count > 0 ? &oldPair->cache : nullptr;
