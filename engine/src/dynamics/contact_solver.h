@@ -8,8 +8,8 @@
 // Layout. Contacts are coloured (constraint_graph.h: no two constraints of one colour share a
 // moving body) and packed four to a row in structure-of-arrays form (wide.h), so one instruction
 // advances four constraints, and a colour could be split across threads. Rows are generic: a
-// joint will be one more row kind in the same colours. Body velocities live in one array of
-// solver bodies that rows gather from and scatter to.
+// joint will be one more row kind in the same colours. Rows gather body velocities and motion from
+// an array of float body states (BodyState) and scatter the velocities back.
 #include <cstdint>
 #include <vector>
 
