@@ -473,14 +473,17 @@ void World::updateContacts(Real h, const Settings& s) {
     }
     // Built in place (a manifold is 640 bytes): a recycled one as a copy of last step's, a new
     // one from a fresh entry.
-    const bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
+    bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
     Manifold& m = recycled ? next.emplace_back(*old) : next.emplace_back();
+    if (recycled && !remeasure(A, B, m)) {
+      recycled = false;  // tipping off the kept feature: find the features again
+      m = Manifold{};
+    }
     m.a = p.a;
     m.b = p.b;
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
     if (recycled) {
-      remeasure(A, B, m);
       ++stats_.recycled;
     } else {
       const GjkSimplex* warm = oldPair && oldPair->cache.count > 0 ? &oldPair->cache : nullptr;
