@@ -17,6 +17,9 @@ struct ContactPoint {
   Vec3 localB{0.0};          ///< m, anchor on B in B's body frame
   Real separation = 0.0;     ///< m, along the normal; negative when penetrating
   uint32_t id = 0;           ///< feature key, matched across steps
+  /// m, the separation when the narrow phase found the point (float: it only decides when a
+  /// recycled manifold has drifted, see contact.recycle_distance)
+  float foundSeparation = 0.0f;
   Real normalImpulse = 0.0;  ///< N s, accumulated this step
   /// m, separation minus dot(normal, world anchor on B - world anchor on A) when the narrow phase
   /// found the point: a recycled manifold (Manifold::found) gets its separation back from it.

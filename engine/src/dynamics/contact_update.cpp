@@ -16,12 +16,12 @@ namespace {
 constexpr Real kMatchDistance = 0.02;   // m
 constexpr Real kKeepFrictionCos = 0.9;
 // cos(theta / 2) of the largest turn of either body under which a manifold is recycled: 10 degrees.
-// A manifold whose points' separations spread by more than this is found again: the body is not
-// lying on the kept feature but tipping or rocking off it, and kept points would let a face that
-// is not among them sink unseen, then be pushed out, for ever (a 20-point hull rocked on the
-// ground at 0.1 m/s for minutes: hull20 heaps, seeds 3 and 20). A resting face contact's points
-// differ by micrometres.
-constexpr Real kRecycleTilt = 0.001;  // m
+// A manifold one of whose points' separation moved by more than this since the narrow phase found
+// it is found again: the body is tipping or rocking on the kept points, and they would let a face
+// that is not among them sink unseen, then be pushed out, for ever (a 20-point hull rocked on the
+// ground at 0.1 m/s for minutes: hull20 heaps, seeds 3 and 20). A resting contact's separations
+// move by micrometres.
+constexpr Real kRecycleDrift = 0.001;  // m
 constexpr Real kRecycleTurnCos = 0.99619469809174553;  // friction is carried over while the normal turns less
 
 void count(const CollideResult& r, NarrowPhaseCounters& counters) {
@@ -106,6 +106,7 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
     cp.localA = invA * (p.pointA - a.center);
     cp.localB = invB * (p.pointB - b.center);
     cp.separation = p.separation;
+    cp.foundSeparation = static_cast<float>(p.separation);
     cp.baseSeparation = p.separation - glm::dot(m.normal, p.pointB - p.pointA);
     cp.id = p.id;
   }
@@ -141,17 +142,17 @@ bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tol
 }
 
 bool remeasure(const Body& a, const Body& b, Manifold& m) {
-  Real deepest = std::numeric_limits<Real>::infinity(), highest = -deepest;
+  Real deepest = std::numeric_limits<Real>::infinity(), drift = 0.0;
   for (int i = 0; i < m.pointCount; ++i) {
     ContactPoint& cp = m.points[i];
     const Vec3 pA = a.center + a.rotation * cp.localA, pB = b.center + b.rotation * cp.localB;
     cp.separation = cp.baseSeparation + glm::dot(m.normal, pB - pA);
     deepest = std::min(deepest, cp.separation);
-    highest = std::max(highest, cp.separation);
+    drift = std::max(drift, std::abs(cp.separation - static_cast<Real>(cp.foundSeparation)));
   }
   m.overlapping = deepest < 0.0;
   m.distance = deepest;
-  return highest - deepest <= kRecycleTilt;
+  return drift <= kRecycleDrift;
 }
 
 bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,

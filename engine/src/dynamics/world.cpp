@@ -476,7 +476,7 @@ void World::updateContacts(Real h, const Settings& s) {
     bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
     Manifold& m = recycled ? next.emplace_back(*old) : next.emplace_back();
     if (recycled && !remeasure(A, B, m)) {
-      recycled = false;  // tipping off the kept feature: find the features again
+      recycled = false;  // tipping or rocking on the kept points: find them again
       m = Manifold{};
     }
     m.a = p.a;
