@@ -35,7 +35,7 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
 /// body moved more than `tolerance` in the other's frame, `m` (a, b, friction and restitution
 /// already set) becomes `previous` with every separation measured again along the kept normal
 /// between the kept anchors, and true is returned; otherwise (or when a separation moved by more
-/// than 1 mm since found, see remeasure) false and `m` is untouched.
+/// than 0.5 mm since found, see remeasure) false and `m` is untouched.
 ///
 /// Why: besides skipping GJK, EPA and clipping for resting contacts, the normal stays where the
 /// narrow phase put it. Recomputed every step, the normal of a stacked box turns with the tilt of
@@ -48,7 +48,7 @@ bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Rea
 bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance);
 /// recycleManifold's update alone: each separation of `m` (a copy of last step's manifold)
 /// measured again at the current poses (and `overlapping`, `distance`). False when a point's
-/// separation moved by more than 1 mm since the narrow phase found it (the body is tipping or
+/// separation moved by more than 0.5 mm since the narrow phase found it (the body is tipping or
 /// rocking on the kept points): then `m` must be found again by the narrow phase.
 bool remeasure(const Body& a, const Body& b, Manifold& m);
 
