@@ -34,8 +34,8 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
 /// phase and, since it found them, neither body turned more than 10 degrees and no point of one
 /// body moved more than `tolerance` in the other's frame, `m` (a, b, friction and restitution
 /// already set) becomes `previous` with every separation measured again along the kept normal
-/// between the kept anchors, and true is returned; otherwise (or when a separation moved by more
-/// than 0.5 mm since found, see remeasure) false and `m` is untouched.
+/// between the kept anchors, and true is returned; otherwise (or when the separations moved
+/// unevenly since found, see remeasure) false and `m` is untouched.
 ///
 /// Why: besides skipping GJK, EPA and clipping for resting contacts, the normal stays where the
 /// narrow phase put it. Recomputed every step, the normal of a stacked box turns with the tilt of
@@ -47,9 +47,10 @@ bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Rea
 /// recycleManifold's test alone: may `previous` be kept at the bodies' current poses?
 bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance);
 /// recycleManifold's update alone: each separation of `m` (a copy of last step's manifold)
-/// measured again at the current poses (and `overlapping`, `distance`). False when a point's
-/// separation moved by more than 0.5 mm since the narrow phase found it (the body is tipping or
-/// rocking on the kept points): then `m` must be found again by the narrow phase.
+/// measured again at the current poses (and `overlapping`, `distance`). False when the points'
+/// separations moved unevenly since the narrow phase found them, by more than 0.5 mm between the
+/// largest and the smallest change (the body is tipping or rocking on the kept points): then `m`
+/// must be found again by the narrow phase.
 bool remeasure(const Body& a, const Body& b, Manifold& m);
 
 }  // namespace tumble
