@@ -168,8 +168,7 @@ TEST_CASE("moving within the fat box keeps the leaf", "[aabb_tree]") {
   CHECK_THAT(tree.fatAabb(p).lower.x, Catch::Matchers::WithinAbs(-0.9, 1e-12));
 }
 
-TEST_CASE("a reinserted fat box is stretched ahead of the motion on its side only",
-          "[aabb_tree]") {
+TEST_CASE("a reinserted fat box is stretched ahead of the motion on its side only", "[aabb_tree]") {
   AabbTree tree;
   const int p = tree.createProxy(boxAt(Vec3(0), Vec3(1)), 0.1, 0);
   CHECK(tree.moveProxy(p, boxAt(Vec3(0.5, 0, 0), Vec3(1)), 0.1, Vec3(0.3, -0.2, 0.0)));

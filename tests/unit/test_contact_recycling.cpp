@@ -1,6 +1,7 @@
-// Contact recycling (dynamics/contact_update.h, recycleManifold; setting contact.recycle_distance):
-// a manifold's points, normal and lever arms are kept while the two bodies stay near the pose
-// where the narrow phase found them; only the separations are measured again.
+// Contact recycling (dynamics/contact_update.h, canRecycle and remeasure; setting
+// contact.recycle_distance): a manifold's points, normal and lever arms are kept while the two
+// bodies stay near the pose where the narrow phase found them; only the separations are measured
+// again.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -73,8 +74,8 @@ TEST_CASE("a resting box's manifold is recycled and its separation agrees with t
     Real freshDeepest = std::numeric_limits<Real>::infinity();
     for (int k = 0; k < fresh.pointCount; ++k)
       freshDeepest = std::min(freshDeepest, fresh.points[k].separation);
-    INFO("step " << i << " recycled " << w.stats().recycled << " kept " << deepest(*m)
-                 << " fresh " << freshDeepest);
+    INFO("step " << i << " recycled " << w.stats().recycled << " kept " << deepest(*m) << " fresh "
+                 << freshDeepest);
     CHECK(std::abs(deepest(*m) - freshDeepest) < 1e-4);
   }
   // Once it rests, the pair is recycled step after step.
@@ -155,9 +156,10 @@ TEST_CASE("recycle distance 0 runs the narrow phase on every pair every step", "
   CHECK(w.stats().manifolds == 5);
 }
 
-TEST_CASE("a hull rocking on the ground comes to rest: a manifold whose points' separations "
-          "drift unevenly from where they were found is found again",
-          "[recycling]") {
+TEST_CASE(
+    "a hull rocking on the ground comes to rest: a manifold whose points' separations "
+    "drift unevenly from where they were found is found again",
+    "[recycling]") {
   // Body 1221 of the 2000-hull heap of seed 20, alone on the heap's ground with the pose and
   // velocities it had at step 540 of that heap (tumble-cli sim --dump). While its three-point
   // manifold was recycled as it rocked (one point rising 4 mm, the face it tipped onto sinking

@@ -43,8 +43,9 @@ class AabbTree {
   /// reinsertion, on the side it points to), and true is returned.
   bool moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead = Vec3(0.0));
 
-  /// Replaces the fat box unconditionally (e.g. after a margin change). Returns true.
-  bool resetProxy(int proxy, const Aabb& aabb, Real margin);
+  /// Replaces the fat box unconditionally (e.g. after a margin change), as moveProxy does when the
+  /// tight box left it. Returns true.
+  bool resetProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead = Vec3(0.0));
 
   const Aabb& fatAabb(int proxy) const { return nodes_[proxy].aabb; }
   int userData(int proxy) const { return nodes_[proxy].userData; }

@@ -13,10 +13,10 @@ namespace tumble {
 /// world point on B's surface is B.center + B.rotation * localB). Kept small: a heap holds tens of
 /// thousands of manifolds and copies them every step.
 struct ContactPoint {
-  Vec3 localA{0.0};          ///< m, anchor on A in A's body frame (relative to the centre of mass)
-  Vec3 localB{0.0};          ///< m, anchor on B in B's body frame
-  Real separation = 0.0;     ///< m, along the normal; negative when penetrating
-  uint32_t id = 0;           ///< feature key, matched across steps
+  Vec3 localA{0.0};       ///< m, anchor on A in A's body frame (relative to the centre of mass)
+  Vec3 localB{0.0};       ///< m, anchor on B in B's body frame
+  Real separation = 0.0;  ///< m, along the normal; negative when penetrating
+  uint32_t id = 0;        ///< feature key, matched across steps
   /// m, the separation when the narrow phase found the point (float: it only decides when a
   /// recycled manifold has drifted, see contact.recycle_distance)
   float foundSeparation = 0.0f;
@@ -30,7 +30,7 @@ struct ContactPoint {
 /// they stay close to that relative pose (setting contact.recycle_distance) and neither turns
 /// far, the points, normal and ids are kept ("recycled") and only the separations are updated.
 struct ContactPose {
-  Vec3 centerA{0.0}, centerB{0.0};                              ///< m, centres of mass
+  Vec3 centerA{0.0}, centerB{0.0};  ///< m, centres of mass
   Quat rotationA{1.0, 0.0, 0.0, 0.0}, rotationB{1.0, 0.0, 0.0, 0.0};
   bool valid = false;  ///< the points came from the narrow phase at this pose
 };

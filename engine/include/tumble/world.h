@@ -182,7 +182,7 @@ class World {
   std::vector<int> freeSlots_;  ///< slots of destroyed bodies, reused last-freed first
   int liveBodies_ = 0;
   BroadPhase broadPhase_;
-  std::vector<ContactPair> pairs_;  ///< every pair looked at last step, sorted by (a, b)
+  std::vector<ContactPair> pairs_;   ///< every pair looked at last step, sorted by (a, b)
   std::vector<Manifold> manifolds_;  ///< the pairs with points, sorted by (a, b)
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
   std::vector<ContactPair> nextPairs_;

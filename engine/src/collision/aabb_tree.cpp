@@ -46,17 +46,14 @@ void AabbTree::destroyProxy(int proxy) {
 
 bool AabbTree::moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead) {
   if (nodes_[proxy].aabb.contains(aabb)) return false;
+  return resetProxy(proxy, aabb, margin, ahead);
+}
+
+bool AabbTree::resetProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead) {
   removeLeaf(proxy);
   Aabb fat = aabb.fattened(margin);
   for (int k = 0; k < 3; ++k) (ahead[k] < 0.0 ? fat.lower[k] : fat.upper[k]) += ahead[k];
   nodes_[proxy].aabb = fat;
-  insertLeaf(proxy);
-  return true;
-}
-
-bool AabbTree::resetProxy(int proxy, const Aabb& aabb, Real margin) {
-  removeLeaf(proxy);
-  nodes_[proxy].aabb = aabb.fattened(margin);
   insertLeaf(proxy);
   return true;
 }

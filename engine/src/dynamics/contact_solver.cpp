@@ -45,7 +45,8 @@ template <int Quarters>
 inline __attribute__((always_inline)) WideBody gather(const BodyState* states, const int* index) {
   Wide q[4][kLanes];
   for (int c = 0; c < Quarters; ++c) {
-    for (int l = 0; l < kLanes; ++l) std::memcpy(&q[c][l], states[index[l]].s + 4 * c, sizeof(Wide));
+    for (int l = 0; l < kLanes; ++l)
+      std::memcpy(&q[c][l], states[index[l]].s + 4 * c, sizeof(Wide));
     transpose(q[c][0], q[c][1], q[c][2], q[c][3]);
   }
   WideBody r;
@@ -273,17 +274,21 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
   for (int color = 0; color < graph_.colorCount(); ++color) {
     const std::vector<int>& members = graph_.color(color);
+    // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
+    auto group = [&](int ci) {
+      return 4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4);
+    };
+    int start[5] = {0, 0, 0, 0, 0};
+    for (int ci : members) ++start[group(ci) + 1];
+    for (int g = 1; g < 5; ++g) start[g] += start[g - 1];
     sorted_.resize(members.size());
-    int start[5] = {0, 0, 0, 0, 0};  // start[k]: where the constraints with 4 - k points begin
-    for (int ci : members) ++start[4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4) + 1];
-    for (int k = 1; k < 5; ++k) start[k] += start[k - 1];
-    for (int ci : members) sorted_[start[4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4)]++] = ci;
+    for (int ci : members) sorted_[start[group(ci)]++] = ci;
     for (size_t i = 0; i < sorted_.size(); i += kLanes)
       addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
   for (int ci = 0; ci < constraintCount_; ++ci) {
-    // The manifolds are read in order but far apart (~700 bytes each, non-touching pairs
-    // between): fetch the one a few constraints ahead.
+    // The manifolds are read in order, 640 bytes each: fetch the one four constraints ahead
+    // (1-2% of the solver's time in the 2000-box heap).
     if (ci + 4 < constraintCount_) {
       const char* ahead = reinterpret_cast<const char*>(&manifolds[constraintManifold_[ci + 4]]);
       for (size_t at = 0; at < sizeof(Manifold); at += 64) __builtin_prefetch(ahead + at);

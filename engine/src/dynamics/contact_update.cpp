@@ -6,16 +6,16 @@
 #include <cmath>
 #include <limits>
 
-#include <algorithm>
-
 #include "geometry/tangent_basis.h"
 
 namespace tumble {
 namespace {
 
-constexpr Real kMatchDistance = 0.02;   // m
+constexpr Real kMatchDistance = 0.02;  // m
+// Friction is carried over while the normal turns less than this (cosine, about 25 degrees).
 constexpr Real kKeepFrictionCos = 0.9;
 // cos(theta / 2) of the largest turn of either body under which a manifold is recycled: 10 degrees.
+constexpr Real kRecycleTurnCos = 0.99619469809174553;
 // A manifold whose points' separations moved unevenly since the narrow phase found them (the
 // largest change minus the smallest) by more than this is found again: the body is tipping or
 // rocking on the kept points, and they would let a face that is not among them sink unseen, then
@@ -23,7 +23,6 @@ constexpr Real kKeepFrictionCos = 0.9;
 // heaps, seeds 3 and 20; at 1 mm another still rocked, hull20 500 seed 1). Points that move
 // together (a stack settling under its load) keep the manifold.
 constexpr Real kRecycleDrift = 0.0005;  // m
-constexpr Real kRecycleTurnCos = 0.99619469809174553;  // friction is carried over while the normal turns less
 
 void count(const CollideResult& r, NarrowPhaseCounters& counters) {
   const GjkResult& g = r.gjk;
@@ -157,21 +156,6 @@ bool remeasure(const Body& a, const Body& b, Manifold& m) {
   m.overlapping = deepest < 0.0;
   m.distance = deepest;
   return m.pointCount == 0 || hi - lo <= kRecycleDrift;
-}
-
-bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,
-                     Manifold& m) {
-  if (!canRecycle(a, b, previous, tolerance)) return false;
-  const BodyId ida = m.a, idb = m.b;
-  const Real friction = m.friction, restitution = m.restitution;
-  Manifold kept = previous;
-  kept.a = ida;
-  kept.b = idb;
-  kept.friction = friction;
-  kept.restitution = restitution;
-  if (!remeasure(a, b, kept)) return false;
-  m = kept;
-  return true;
 }
 
 }  // namespace tumble

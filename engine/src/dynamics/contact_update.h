@@ -30,27 +30,23 @@ struct NarrowPhaseCounters {
 void updateManifold(const Body& a, const Body& b, const CollideResult& r, const Manifold* previous,
                     Manifold& m, NarrowPhaseCounters& counters);
 
-/// Contact recycling (Box3D's idea, written here): when `previous` has points from the narrow
-/// phase and, since it found them, neither body turned more than 10 degrees and no point of one
-/// body moved more than `tolerance` in the other's frame, `m` (a, b, friction and restitution
-/// already set) becomes `previous` with every separation measured again along the kept normal
-/// between the kept anchors, and true is returned; otherwise (or when the separations moved
-/// unevenly since found, see remeasure) false and `m` is untouched.
+/// Contact recycling (Box3D's idea, written here), step one: may `previous` (a manifold with points
+/// from the narrow phase) be kept at the bodies' current poses? True while, since the narrow phase
+/// found its points, neither body turned more than 10 degrees and no point of one body moved more
+/// than `tolerance` in the other's frame.
 ///
 /// Why: besides skipping GJK, EPA and clipping for resting contacts, the normal stays where the
 /// narrow phase put it. Recomputed every step, the normal of a stacked box turns with the tilt of
 /// the box below it, and its push has a sideways part that the soft step lets act before the
 /// friction stops it: a 20-box tower leaned over at contact.hertz 30 (Box3D stands it at 12 Hz)
 /// and the 100-box pyramid buckled out of its plane.
-bool recycleManifold(const Body& a, const Body& b, const Manifold& previous, Real tolerance,
-                     Manifold& m);
-/// recycleManifold's test alone: may `previous` be kept at the bodies' current poses?
 bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance);
-/// recycleManifold's update alone: each separation of `m` (a copy of last step's manifold)
-/// measured again at the current poses (and `overlapping`, `distance`). False when the points'
-/// separations moved unevenly since the narrow phase found them, by more than 0.5 mm between the
-/// largest and the smallest change (the body is tipping or rocking on the kept points): then `m`
-/// must be found again by the narrow phase.
+
+/// Step two: each separation of `m` (a copy of last step's manifold) measured again along the kept
+/// normal between the kept anchors at the current poses (and `overlapping`, `distance`). False
+/// when the points' separations moved unevenly since the narrow phase found them, by more than
+/// 0.5 mm between the largest and the smallest change (the body is tipping or rocking on the kept
+/// points): then `m` must be found again by the narrow phase.
 bool remeasure(const Body& a, const Body& b, Manifold& m);
 
 }  // namespace tumble
