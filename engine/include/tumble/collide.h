@@ -59,4 +59,11 @@ CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const
                       Real speculative, const Settings& settings,
                       const GjkSimplex* warmStart = nullptr);
 
+/// The general path for any two shapes, the reference the closed forms are tested against: GJK on
+/// the cores (EPA when they overlap), the radii subtracted, one point at the closest features.
+/// collide() uses it for a sphere against a hull.
+CollideResult collideCores(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                           Real speculative, const Settings& settings,
+                           const GjkSimplex* warmStart = nullptr);
+
 }  // namespace tumble

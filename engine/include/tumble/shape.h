@@ -1,8 +1,10 @@
 #pragma once
 /// Shapes: the geometry a body is made of, as one small value type that every query takes.
-/// Today a shape is a convex hull; spheres, capsules, compounds and meshes will be added as new
-/// ShapeType values, each with its own data behind the same interface (support mapping, mass
-/// properties, bounds) and its own row in the narrow phase's dispatch table (collide.h).
+/// A convex shape is a core (a point set: a hull's vertices, a capsule's segment, a sphere's
+/// centre) plus a radius around it (0 for a hull), as in Box2D and Box3D: GJK, EPA and the LP
+/// test run on the core, and the radius is subtracted from their distance. Each kind has its data
+/// behind the same interface (core, mass properties, bounds) and its row in the narrow phase's
+/// dispatch table (collide.h); compounds and meshes will be added as new ShapeType values.
 
 #include <memory>
 #include <span>
@@ -18,10 +20,20 @@ namespace tumble {
 
 /// The kinds of shape. New kinds are appended (the narrow phase's dispatch table is indexed by
 /// these values).
-enum class ShapeType { Hull };
+enum class ShapeType { Hull, Sphere, Capsule };
 
 /// Number of ShapeType values.
-inline constexpr int kShapeTypeCount = 1;
+inline constexpr int kShapeTypeCount = 3;
+
+/// The name of a kind as scene files and messages write it: "hull", "sphere", "capsule".
+const char* shapeTypeName(ShapeType type);
+
+/// The core and radius of a sphere or capsule (shared, immutable).
+struct RoundCore {
+  Vec3 points[2]{Vec3(0.0), Vec3(0.0)};  ///< the core: points[0 .. count)
+  int count = 1;                         ///< 1: a sphere's centre; 2: a capsule's segment
+  Real radius = 0.0;                     ///< m, > 0
+};
 
 /// A shape in its own local frame (metres). A cheap value: copies share the immutable geometry
 /// (one reference count). An empty Shape (default constructed, or made from a null pointer) is
@@ -33,18 +45,28 @@ class Shape {
   /// A convex hull shape (implicit, so `BodyDef{.shape = hull}` keeps reading as it does).
   Shape(std::shared_ptr<const ConvexHull> hull)
       : hull_(std::move(hull)) {}  // NOLINT: implicit on purpose
+  /// A sphere (one core point) or capsule (two); see makeSphere and makeCapsule.
+  Shape(ShapeType type, std::shared_ptr<const RoundCore> round)
+      : type_(type), round_(std::move(round)) {}
 
-  ShapeType type() const { return ShapeType::Hull; }
+  ShapeType type() const { return type_; }
   /// True when the shape has geometry.
-  explicit operator bool() const { return hull_ != nullptr; }
+  explicit operator bool() const { return hull_ != nullptr || round_ != nullptr; }
 
   /// The hull of a Hull shape; null for other kinds and for an empty shape.
   const ConvexHull* hull() const { return hull_.get(); }
   /// The shared hull of a Hull shape; a null pointer for other kinds and for an empty shape.
   const std::shared_ptr<const ConvexHull>& hullPtr() const { return hull_; }
 
-  /// The shape as a support mapping in local coordinates (GJK, EPA and the LP test take this).
-  /// The view is valid while a Shape sharing this geometry lives.
+  /// The core and radius of a Sphere or Capsule shape; null for other kinds.
+  const RoundCore* round() const { return round_.get(); }
+
+  /// The radius around the core (m): 0 for a hull, the sphere's or capsule's radius.
+  Real roundRadius() const { return round_ ? round_->radius : 0.0; }
+
+  /// The core as a support mapping in local coordinates (GJK, EPA and the LP test take this);
+  /// the shape is the core grown by roundRadius(). The view is valid while a Shape sharing this
+  /// geometry lives.
   SupportShape support() const;
 
   /// Mass properties for a uniform density (kg/m^3): volume, mass, centre of mass and inertia
@@ -55,20 +77,38 @@ class Shape {
   /// vertices (bit for bit what the world uses for its broad-phase boxes).
   Aabb bounds(const Transform& xf) const;
 
+  /// The ray origin + t direction (local frame), t in [0, maxFraction], against the shape: the
+  /// first t where it enters and the outward unit normal there. A ray starting inside hits at
+  /// t = 0 with the normal against the ray. False on a miss. Precondition: direction non-zero.
+  bool rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction, Real& fraction,
+               Vec3& normal) const;
+
   /// Distance (m) from `localPoint` to the farthest point of the shape (for a hull, the farthest
   /// vertex). Bodies use it about their centre of mass to bound how far a point can move.
   Real radiusAbout(const Vec3& localPoint) const;
 
-  /// radiusAbout the local origin (m), cached: a length scale of the shape for tolerances.
-  Real radius() const { return hull_->radius(); }
+  /// radiusAbout the local origin (m): a length scale of the shape for tolerances.
+  Real radius() const { return hull_ ? hull_->radius() : roundRadiusAboutOrigin(); }
 
  private:
+  Real roundRadiusAboutOrigin() const;
+
+  ShapeType type_ = ShapeType::Hull;
   std::shared_ptr<const ConvexHull> hull_;
+  std::shared_ptr<const RoundCore> round_;
 };
 
 /// A box with the given half extents (m, each finite and > 0), centred on its local origin: a
 /// convex hull of its 8 corners. Fails naming the bad extent.
 Expected<Shape> makeBox(const Vec3& halfExtents);
+
+/// A sphere of `radius` (m, finite and > 0) centred on its local origin. Fails naming the radius.
+Expected<Shape> makeSphere(Real radius);
+
+/// A capsule: the points within `radius` of the segment from (0, -halfHeight, 0) to
+/// (0, halfHeight, 0) (m; radius finite and > 0, halfHeight finite and >= 0; 0 is a sphere with
+/// a capsule's kind). Its total height is 2 (halfHeight + radius). Fails naming the bad value.
+Expected<Shape> makeCapsule(Real radius, Real halfHeight);
 
 /// The convex hull of `points` (body-local, m) as a shape; fails as ConvexHull::build does
 /// (fewer than 4 points, all in a plane, non-finite values).

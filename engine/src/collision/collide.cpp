@@ -1,7 +1,9 @@
-// Contact manifolds between two convex hulls: GJK distance with a speculative margin, EPA depth
+// Contact manifolds. Between two convex hulls: GJK distance with a speculative margin, EPA depth
 // when overlapping, then the two supporting faces along the contact normal are clipped against
 // each other in projection along the normal (Sutherland-Hodgman; Ericson 8.3.4; Gregorius,
 // "Robust Contact Creation for Physics Simulations", GDC 2015) and reduced to at most 4 points.
+// Round shapes (spheres, capsules: a core plus a radius) take GJK/EPA on the cores, or closed
+// forms where two cores are points and segments, and points on the surfaces the radii further out.
 // Stateless: matching with last step's manifold is the world's (dynamics/contact_update.cpp).
 #include "tumble/collide.h"
 
@@ -282,12 +284,285 @@ CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb
   return r;
 }
 
+// ---- Round shapes: a core (point, segment or hull) plus a radius ----
+
+// One contact point from points on the two cores (cA on A's core, cB on B's) and the unit normal
+// from A to B, `coreSep` their distance along it: the surfaces lie the radii further in.
+CollidePoint roundPoint(const Vec3& cA, const Vec3& normal, Real coreSep, Real rA, Real rB,
+                        uint32_t id) {
+  CollidePoint p;
+  p.separation = coreSep - rA - rB;
+  p.pointA = cA + rA * normal;
+  p.pointB = p.pointA + p.separation * normal;
+  p.id = id;
+  return p;
+}
+
+CollideResult single(const CollidePoint& p, const Vec3& normal, Real speculative) {
+  CollideResult r;
+  r.overlapping = p.separation < 0.0;
+  r.distance = p.separation;
+  if (p.separation > speculative) return r;
+  r.normal = normal;
+  r.pointCount = 1;
+  r.points[0] = p;
+  return r;
+}
+
+// A unit vector perpendicular to `axis` (unit), the one nearest to `hint` when that is not along
+// the axis.
+Vec3 perpendicular(const Vec3& axis, const Vec3& hint) {
+  Vec3 v = hint - glm::dot(hint, axis) * axis;
+  Real len = glm::length(v);
+  if (len > 1e-9 * (1.0 + glm::length(hint))) return v / len;
+  v = std::abs(axis.x) < 0.577 ? Vec3(1.0, 0.0, 0.0) : Vec3(0.0, 1.0, 0.0);
+  v -= glm::dot(v, axis) * axis;
+  return v / glm::length(v);
+}
+
+// The closest point of segment [p, q] to x.
+Vec3 closestOnSegment(const Vec3& p, const Vec3& q, const Vec3& x) {
+  const Vec3 e = q - p;
+  const Real ee = glm::dot(e, e);
+  if (!(ee > 0.0)) return p;
+  return p + std::clamp(glm::dot(x - p, e) / ee, Real(0.0), Real(1.0)) * e;
+}
+
+// The core of a round shape in world space: its one or two points.
+struct WorldCore {
+  Vec3 p[2];
+  int count;
+  Real radius;
+};
+
+WorldCore worldCore(const Shape& s, const Transform& x) {
+  const RoundCore& c = *s.round();
+  WorldCore w{{x.apply(c.points[0]), x.apply(c.points[c.count - 1])}, c.count, c.radius};
+  return w;
+}
+
+// Closest points of segments [p0, p1] and [q0, q1]: s and t in [0, 1] along each (Ericson,
+// Real-Time Collision Detection, 5.1.9, degenerate segments included).
+void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
+                           Real& sOut, Real& tOut) {
+  const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const Real a = glm::dot(d1, d1), e = glm::dot(d2, d2), f = glm::dot(d2, r);
+  Real s = 0.0, t = 0.0;
+  if (!(a > 0.0) && !(e > 0.0)) {
+    // both points
+  } else if (!(a > 0.0)) {
+    t = std::clamp(f / e, Real(0.0), Real(1.0));
+  } else {
+    const Real c = glm::dot(d1, r);
+    if (!(e > 0.0)) {
+      s = std::clamp(-c / a, Real(0.0), Real(1.0));
+    } else {
+      const Real b = glm::dot(d1, d2);
+      const Real denom = a * e - b * b;
+      s = denom > 1e-12 * a * e ? std::clamp((b * f - c * e) / denom, Real(0.0), Real(1.0)) : 0.0;
+      t = (b * s + f) / e;
+      if (t < 0.0) {
+        t = 0.0;
+        s = std::clamp(-c / a, Real(0.0), Real(1.0));
+      } else if (t > 1.0) {
+        t = 1.0;
+        s = std::clamp((b - c) / a, Real(0.0), Real(1.0));
+      }
+    }
+  }
+  sOut = s;
+  tOut = t;
+}
+
+CollideResult collideSpheres(const Shape& sa, const Transform& xa, const Shape& sb,
+                             const Transform& xb, Real speculative, const Settings&,
+                             const GjkSimplex*) {
+  const WorldCore a = worldCore(sa, xa), b = worldCore(sb, xb);
+  const Vec3 d = b.p[0] - a.p[0];
+  const Real len = glm::length(d);
+  const Vec3 n = len > 0.0 ? d / len : Vec3(0.0, 1.0, 0.0);
+  return single(roundPoint(a.p[0], n, len, a.radius, b.radius, kSinglePointId), n, speculative);
+}
+
+CollideResult collideCapsuleSphere(const Shape& sa, const Transform& xa, const Shape& sb,
+                                   const Transform& xb, Real speculative, const Settings&,
+                                   const GjkSimplex*) {
+  const WorldCore a = worldCore(sa, xa), b = worldCore(sb, xb);
+  const Vec3 c = closestOnSegment(a.p[0], a.p[1], b.p[0]);
+  const Vec3 d = b.p[0] - c;
+  const Real len = glm::length(d);
+  const Vec3 n =
+      len > 0.0 ? d / len : perpendicular(glm::normalize(a.p[1] - a.p[0]), Vec3(0, 1, 0));
+  return single(roundPoint(c, n, len, a.radius, b.radius, kSinglePointId), n, speculative);
+}
+
+// Two capsules. Their segments' closest points give the normal; when the segments are nearly
+// parallel (within about 3 degrees) and overlap along their length, the contact is the two ends of
+// the overlap, so a capsule lying on another rests on two points.
+CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape& sb,
+                              const Transform& xb, Real speculative, const Settings&,
+                              const GjkSimplex*) {
+  const WorldCore a = worldCore(sa, xa), b = worldCore(sb, xb);
+  Real s = 0.0, t = 0.0;
+  closestSegmentSegment(a.p[0], a.p[1], b.p[0], b.p[1], s, t);
+  const Vec3 eA = a.p[1] - a.p[0], eB = b.p[1] - b.p[0];
+  const Vec3 cA = a.p[0] + s * eA, cB = b.p[0] + t * eB;
+  const Vec3 d = cB - cA;
+  const Real len = glm::length(d);
+  const Real lenA = glm::length(eA), lenB = glm::length(eB);
+  Vec3 n;
+  if (len > 1e-12 * (1.0 + lenA + lenB)) {
+    n = d / len;
+  } else {
+    // The cores cross: any direction across A's axis (towards B's centre where it is not along).
+    const Vec3 axis = lenA > 0.0 ? eA / lenA : (lenB > 0.0 ? eB / lenB : Vec3(0.0, 1.0, 0.0));
+    n = perpendicular(axis, 0.5 * (b.p[0] + b.p[1]) - 0.5 * (a.p[0] + a.p[1]));
+  }
+  CollideResult r =
+      single(roundPoint(cA, n, len, a.radius, b.radius, kSinglePointId), n, speculative);
+  if (!(lenA > 0.0 && lenB > 0.0)) return r;
+  const Vec3 uA = eA / lenA;
+  const Real sinAngle = glm::length(glm::cross(uA, eB / lenB));
+  if (sinAngle > 0.05) return r;
+  // B's ends projected on A's axis, clipped to A: the overlap [lo, hi] along A (metres from a0).
+  Real t0 = glm::dot(b.p[0] - a.p[0], uA), t1 = glm::dot(b.p[1] - a.p[0], uA);
+  if (t0 > t1) std::swap(t0, t1);
+  const Real lo = std::max<Real>(0.0, t0), hi = std::min(lenA, t1);
+  if (!(hi - lo > 1e-3 * (lenA + a.radius))) return r;
+  CollideResult two;
+  two.overlapping = r.overlapping;
+  two.distance = r.distance;
+  two.normal = n;
+  for (int k = 0; k < 2; ++k) {
+    const Vec3 pA = a.p[0] + (k == 0 ? lo : hi) * uA;
+    const Vec3 pB = closestOnSegment(b.p[0], b.p[1], pA);
+    const CollidePoint p =
+        roundPoint(pA, n, glm::dot(pB - pA, n), a.radius, b.radius, static_cast<uint32_t>(k));
+    if (p.separation <= speculative) two.points[two.pointCount++] = p;
+  }
+  return two.pointCount == 2 ? two : r;
+}
+
+}  // namespace
+
+CollideResult collideCores(const Shape& sa, const Transform& xa, const Shape& sb,
+                           const Transform& xb, Real speculative, const Settings& s,
+                           const GjkSimplex* warm) {
+  const SupportShape a = sa.support(), b = sb.support();
+  const Real rA = sa.roundRadius(), rB = sb.roundRadius();
+  CollideResult r;
+  const GjkResult& g = r.gjk = gjkDistance(a, xa, b, xb, s.gjk, warm);
+  Vec3 normal, cA;
+  Real coreSep;
+  if (g.intersecting()) {
+    const EpaResult& e = r.epa = epaPenetration(a, xa, b, xb, s.epa, g);
+    normal = e.normal;
+    cA = e.pointA;
+    coreSep = -e.depth;
+  } else {
+    coreSep = g.distance;
+    if (coreSep - rA - rB > speculative) {
+      r.distance = coreSep - rA - rB;
+      return r;
+    }
+    const Vec3 d = g.pointB - g.pointA;
+    const Real len = glm::length(d);
+    if (len > 1e-12 * (1.0 + sa.radius() + sb.radius())) {
+      normal = d / len;
+    } else {
+      // The cores touch: their witnesses give no direction; the one between the shapes' origins.
+      const Vec3 c = xb.position - xa.position;
+      const Real cl = glm::length(c);
+      normal = cl > 0.0 ? c / cl : Vec3(0.0, 1.0, 0.0);
+    }
+    cA = g.pointA;
+  }
+  const GjkResult gjk = r.gjk;
+  const EpaResult epa = r.epa;
+  r = single(roundPoint(cA, normal, coreSep, rA, rB, kSinglePointId), normal, speculative);
+  r.gjk = gjk;
+  r.epa = epa;
+  return r;
+}
+
+namespace {
+
+// A capsule (A) against a hull (B): the cores' closest points, and when the capsule lies along
+// the hull's face (its axis within about 3 degrees of the face, the face within kSnapAlignment of
+// the normal) the segment clipped to the face: two points, so a capsule rests on a box without
+// rocking.
+CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Shape& sb,
+                                 const Transform& xb, Real speculative, const Settings& s,
+                                 const GjkSimplex* warm) {
+  CollideResult r = collideCores(sa, xa, sb, xb, speculative, s, warm);
+  if (r.pointCount == 0) return r;
+  const WorldCore a = worldCore(sa, xa);
+  const Vec3 e = a.p[1] - a.p[0];
+  const Real len = glm::length(e);
+  if (!(len > 0.0)) return r;
+  const ConvexHull& hb = *sb.hull();
+  const int fb = supportFace(hb, xb.rotation, -r.normal);
+  const Vec3 nb = xb.rotate(hb.faces()[fb].normal);
+  if (-glm::dot(nb, r.normal) < kSnapAlignment || std::abs(glm::dot(e / len, nb)) > 0.05) return r;
+  // Clip the segment to the face's side planes (through each edge, containing nb).
+  Real lo = 0.0, hi = 1.0;
+  const auto& fv = hb.faces()[fb].vertices;
+  Vec3 centroid(0.0);
+  for (int v : fv) centroid += xb.apply(hb.vertices()[v]);
+  centroid /= static_cast<Real>(fv.size());
+  for (size_t k = 0; k < fv.size() && lo <= hi; ++k) {
+    const Vec3 p0 = xb.apply(hb.vertices()[fv[k]]);
+    const Vec3 p1 = xb.apply(hb.vertices()[fv[(k + 1) % fv.size()]]);
+    Vec3 side = glm::cross(nb, p1 - p0);
+    if (glm::dot(side, centroid - p0) < 0.0) side = -side;  // inward
+    const Real d0 = glm::dot(side, a.p[0] - p0), de = glm::dot(side, e);
+    if (de == 0.0) {
+      if (d0 < 0.0) hi = -1.0;
+    } else if (de > 0.0) {
+      lo = std::max(lo, -d0 / de);
+    } else {
+      hi = std::min(hi, -d0 / de);
+    }
+  }
+  if (!(hi - lo > 1e-6)) return r;
+  const Vec3 onFace = xb.apply(hb.vertices()[fv[0]]);
+  CollideResult two;
+  two.gjk = r.gjk;
+  two.epa = r.epa;
+  two.overlapping = r.overlapping;
+  two.distance = r.distance;
+  two.normal = -nb;
+  for (int k = 0; k < 2; ++k) {
+    const Vec3 c = a.p[0] + (k == 0 ? lo : hi) * e;
+    const CollidePoint p =
+        roundPoint(c, -nb, glm::dot(c - onFace, nb), a.radius, 0.0, static_cast<uint32_t>(k));
+    if (p.separation <= speculative) two.points[two.pointCount++] = p;
+  }
+  return two.pointCount > 0 ? two : r;
+}
+
+// (X, Y) from a routine for (Y, X): the shapes swapped, the result flipped back.
+template <CollideResult (*Fn)(const Shape&, const Transform&, const Shape&, const Transform&, Real,
+                              const Settings&, const GjkSimplex*)>
+CollideResult swapped(const Shape& sa, const Transform& xa, const Shape& sb, const Transform& xb,
+                      Real speculative, const Settings& s, const GjkSimplex*) {
+  // The warm start's simplex is for the other order: not passed.
+  CollideResult r = Fn(sb, xb, sa, xa, speculative, s, nullptr);
+  r.normal = -r.normal;
+  for (int i = 0; i < r.pointCount; ++i) std::swap(r.points[i].pointA, r.points[i].pointB);
+  return r;
+}
+
 // The narrow phase of each pair of kinds, indexed [type of A][type of B]. A new kind adds its row
 // and column; an entry for (X, Y) with a routine only for (Y, X) calls it swapped and flips the
 // result (normal negated, points swapped).
 using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&, const Transform&,
                                     Real, const Settings&, const GjkSimplex*);
-constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {{collideHulls}};
+constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
+    // B:  Hull                          Sphere                           Capsule
+    {collideHulls, collideCores, swapped<collideCapsuleHull>},      // A: Hull
+    {collideCores, collideSpheres, swapped<collideCapsuleSphere>},  // A: Sphere
+    {collideCapsuleHull, collideCapsuleSphere, collideCapsules}};   // A: Capsule
 
 }  // namespace
 

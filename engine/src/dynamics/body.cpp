@@ -19,7 +19,7 @@ std::string vecText(const Vec3& v) {
 
 Expected<Body> makeBody(const BodyDef& def) {
   using E = Expected<Body>;
-  if (!def.shape) return E::failure("body: shape is empty (expected a convex hull)");
+  if (!def.shape) return E::failure("body: shape is empty (expected a hull, sphere or capsule)");
   if (def.shape.hull() && def.shape.hull()->vertices().size() < 4)
     return E::failure("body: shape has fewer than 4 vertices");
   if (!isFinite(def.position))
@@ -61,10 +61,10 @@ Expected<Body> makeBody(const BodyDef& def) {
     b.angularVelocity = def.angularVelocity;
     b.awake = def.awake;
   } else {
-    // Static and kinematic bodies: infinite mass; the centre is the hull's centroid of vertices
+    // Static and kinematic bodies: infinite mass; the centre is the centroid of the core's points
     // only so that rotations of kinematic bodies turn about a sensible point.
     Vec3 c(0.0);
-    const auto& vertices = def.shape.hull()->vertices();
+    const std::span<const Vec3> vertices = def.shape.support().points;
     for (const Vec3& v : vertices) c += v;
     b.localCenter = c / static_cast<Real>(vertices.size());
     if (def.type == BodyType::Kinematic) {

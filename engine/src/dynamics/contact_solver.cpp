@@ -154,6 +154,9 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   c.biasRate[l] = soft.biasRate;
   c.massScale[l] = soft.massScale;
   c.impulseScale[l] = soft.impulseScale;
+  c.radiusA[l] = bodies[m.a.index].shape.roundRadius();
+  c.radiusB[l] = bodies[m.b.index].shape.roundRadius();
+  c.round = c.round || c.radiusA[l] > 0.0 || c.radiusB[l] > 0.0;
   // The anchors in world axes are those of the pose where the narrow phase found the points: a
   // recycled manifold (contact_update.h) keeps its lever arms as found, as it keeps its normal.
   // Otherwise that pose is the step's start (moving bodies carry their rotation matrix; the
@@ -263,7 +266,8 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   slot_.resize(constraintManifold_.size());
   auto addRow = [&](const int* members, int count) {
     WideContact& c = rows_.emplace_back();
-    for (int l = 0; l < kLanes; ++l) c.a[l] = c.b[l] = 0, c.manifold[l] = -1;
+    for (int l = 0; l < kLanes; ++l)
+      c.a[l] = c.b[l] = 0, c.manifold[l] = -1, c.radiusA[l] = c.radiusB[l] = 0.0;
     c.lanes = count;
     const int row = static_cast<int>(rows_.size()) - 1;
     for (int l = 0; l < count; ++l) slot_[members[l]] = row * kLanes + l;
@@ -358,12 +362,20 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
   const Wide massScale = useBias ? c.massScale : one;
   const Wide impulseScale = useBias ? c.impulseScale : zeroW;
   const Vec dp = B.dp - A.dp;
+  // A point on a round surface (radius r about its core) is carried by the core, not turned with
+  // the body: a ball rolling a quarter turn in a step would otherwise lift its anchor by
+  // r (1 - cos) and sink that deep into the ground. Measured from the core points (rA - radiusA n
+  // and rB + radiusB n), the separation gains radius (n . dq n - 1) per side.
+  Wide roundness = zeroW;
+  if (c.round)
+    roundness = c.radiusA * (dot(c.normal, rotate(A.dq, c.normal)) - one) +
+                c.radiusB * (dot(c.normal, rotate(B.dq, c.normal)) - one);
   Wide total = zeroW;
   for (int kk = 0; kk < c.points; ++kk) {
     const int k = reverse ? c.points - 1 - kk : kk;
     WidePoint& p = c.p[k];
     const Vec ds = dp + rotate(B.dq, p.rB) - rotate(A.dq, p.rA);
-    const Wide s = dot(c.normal, ds) + p.baseSeparation;
+    const Wide s = dot(c.normal, ds) + p.baseSeparation + roundness;
     const Mask gap = s > zeroW;
     const Wide bias = select(gap, s * invH, max(biasRate * s, maxPush));
     const Wide ms = select(gap, one, massScale);

@@ -90,6 +90,10 @@ class ContactSolver {
     wide::Wide friction, restitution;
     wide::Wide biasRate, massScale, impulseScale;
     wide::Wide frictionImpulse[2], twistImpulse;
+    /// m, each lane's shapes' round radii (spheres, capsules; 0 for hulls). A round surface
+    /// does not move as its body turns: the separation follows the core (see solve).
+    wide::Wide radiusA, radiusB;
+    bool round = false;  ///< some lane has a radius
     WidePoint p[4];
   };
 

@@ -117,6 +117,9 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
 bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance) {
   const ContactPose& f = previous.found;
   if (!f.valid || previous.pointCount == 0 || !(tolerance > 0.0)) return false;
+  // Round shapes roll: their contact point moves over the surface as they turn, which kept anchors
+  // do not follow. Their pairs are cheap to collide again (closed forms or a point core).
+  if (a.shape.round() != nullptr || b.shape.round() != nullptr) return false;
   // Each body turned less than kRecycleTurn: the normal is kept in world axes. (Not only the
   // relative pose: two bodies carried and turned together keep their relative pose, but the
   // normal between them turns with them.)

@@ -8,42 +8,6 @@
 #include "tumble/world.h"
 
 namespace tumble {
-namespace {
-
-// Ray against a convex polyhedron as the intersection of its face half-spaces (Ericson 5.3.8).
-// Local frame; returns false on a miss. A ray starting inside hits at t = 0.
-bool rayHull(const ConvexHull& hull, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
-             Vec3& nHit) {
-  Real tEnter = 0.0, tExit = maxT;
-  Vec3 nEnter(0.0);
-  bool entered = false;
-  for (const HullFace& f : hull.faces()) {
-    const Real denom = glm::dot(f.normal, d);
-    const Real dist = f.offset - glm::dot(f.normal, o);  // > 0: origin inside this half-space
-    if (denom == 0.0) {
-      if (dist < 0.0) return false;
-      continue;
-    }
-    const Real t = dist / denom;
-    if (denom < 0.0) {
-      if (t > tEnter || !entered) {
-        if (t >= tEnter) {
-          tEnter = t;
-          nEnter = f.normal;
-          entered = true;
-        }
-      }
-    } else if (t < tExit) {
-      tExit = t;
-    }
-    if (tEnter > tExit) return false;
-  }
-  tHit = tEnter;
-  nHit = entered ? nEnter : -d / glm::length(d);
-  return true;
-}
-
-}  // namespace
 
 RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
   RayHit best;
@@ -55,8 +19,8 @@ RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
     const Transform xf = b.transform();
     Real t;
     Vec3 n;
-    if (!rayHull(*b.shape.hull(), xf.applyInverse(ray.origin), xf.rotateInverse(ray.direction),
-                 ray.maxFraction, t, n))
+    if (!b.shape.rayCast(xf.applyInverse(ray.origin), xf.rotateInverse(ray.direction),
+                         ray.maxFraction, t, n))
       return ray.maxFraction;
     // Ties between bodies go to the lower index, whatever the tree order.
     if (best.hit && (t > best.fraction || (t == best.fraction && index > best.body.index)))

@@ -1,22 +1,175 @@
-// Shape: the per-kind geometry behind one value type. Every shape is a hull today; a new kind adds
-// its branch to each query here.
+// Shape: the per-kind geometry behind one value type: hulls, and spheres and capsules as a core
+// (one point or a segment) plus a radius. A new kind adds its branch to each query here.
 #include "tumble/shape.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <string>
 
 namespace tumble {
 
-SupportShape Shape::support() const {
-  return hull_->supportShape();
+const char* shapeTypeName(ShapeType type) {
+  switch (type) {
+    case ShapeType::Hull:
+      return "hull";
+    case ShapeType::Sphere:
+      return "sphere";
+    case ShapeType::Capsule:
+      return "capsule";
+  }
+  return "unknown";
 }
 
+SupportShape Shape::support() const {
+  if (hull_) return hull_->supportShape();
+  SupportShape s;
+  s.points = std::span<const Vec3>(round_->points, static_cast<size_t>(round_->count));
+  return s;
+}
+
+namespace {
+
+// Ray against a convex polyhedron as the intersection of its face half-spaces (Ericson 5.3.8).
+// Local frame; returns false on a miss. A ray starting inside hits at t = 0.
+bool rayHull(const ConvexHull& hull, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
+             Vec3& nHit) {
+  Real tEnter = 0.0, tExit = maxT;
+  Vec3 nEnter(0.0);
+  bool entered = false;
+  for (const HullFace& f : hull.faces()) {
+    const Real denom = glm::dot(f.normal, d);
+    const Real dist = f.offset - glm::dot(f.normal, o);  // > 0: origin inside this half-space
+    if (denom == 0.0) {
+      if (dist < 0.0) return false;
+      continue;
+    }
+    const Real t = dist / denom;
+    if (denom < 0.0) {
+      if (t > tEnter || !entered) {
+        if (t >= tEnter) {
+          tEnter = t;
+          nEnter = f.normal;
+          entered = true;
+        }
+      }
+    } else if (t < tExit) {
+      tExit = t;
+    }
+    if (tEnter > tExit) return false;
+  }
+  tHit = tEnter;
+  nHit = entered ? nEnter : -d / glm::length(d);
+  return true;
+}
+
+// Ray against the points within `radius` of segment [p, q] (p == q: a sphere). Local frame; a
+// ray starting inside hits at t = 0 with the normal against the ray, as rayHull.
+bool rayRound(const Vec3& p, const Vec3& q, Real radius, const Vec3& o, const Vec3& d, Real maxT,
+              Real& tHit, Vec3& nHit) {
+  const Real r2 = radius * radius;
+  const Vec3 e = q - p;
+  const Real ee = glm::dot(e, e);
+  auto closest = [&](const Vec3& x) {
+    return ee > 0.0 ? p + std::clamp(glm::dot(x - p, e) / ee, Real(0.0), Real(1.0)) * e : p;
+  };
+  {
+    const Vec3 c = closest(o);
+    if (glm::dot(o - c, o - c) <= r2) {
+      tHit = 0.0;
+      nHit = -d / glm::length(d);
+      return true;
+    }
+  }
+  Real best = std::numeric_limits<Real>::infinity();
+  // Smallest root t >= 0 of a t^2 + 2 b t + c = 0 (c > 0: the origin is outside).
+  auto enter = [](Real a, Real b, Real c) {
+    if (!(a > 0.0)) return std::numeric_limits<Real>::infinity();
+    const Real disc = b * b - a * c;
+    if (disc < 0.0 || b >= 0.0) return std::numeric_limits<Real>::infinity();
+    return c / (-b + std::sqrt(disc));  // the smaller root, without cancellation
+  };
+  for (const Vec3& c : {p, q}) {
+    const Vec3 m = o - c;
+    best = std::min(best, enter(glm::dot(d, d), glm::dot(m, d), glm::dot(m, m) - r2));
+  }
+  if (ee > 0.0) {
+    // The side: the infinite cylinder about the axis, kept where the hit lies between the ends.
+    const Vec3 u = e / std::sqrt(ee);
+    const Vec3 m = o - p;
+    const Vec3 mp = m - glm::dot(m, u) * u, dp = d - glm::dot(d, u) * u;
+    const Real t = enter(glm::dot(dp, dp), glm::dot(mp, dp), glm::dot(mp, mp) - r2);
+    if (std::isfinite(t)) {
+      const Real axial = glm::dot(m + t * d, u);
+      if (axial >= 0.0 && axial * axial <= ee) best = std::min(best, t);
+    }
+  }
+  if (!(best <= maxT)) return false;
+  tHit = best;
+  const Vec3 hit = o + best * d;
+  const Vec3 n = hit - closest(hit);
+  const Real len = glm::length(n);
+  nHit = len > 0.0 ? n / len : -d / glm::length(d);
+  return true;
+}
+
+// A capsule along y (segment half length h, radius r), or a sphere when h = 0: a cylinder of
+// height 2h and two hemispheres. A hemisphere of mass m about a diameter of its flat face has
+// 2/5 m r^2 (half a sphere), its centre 3r/8 from that face; moved out to the segment's end by the
+// parallel-axis theorem the pair adds m_s (2/5 r^2 + h^2 + 3/4 h r) about an x or z axis through
+// the capsule's centre (m_s: both hemispheres).
+MassProperties roundMass(const RoundCore& c, Real density) {
+  const Real r = c.radius;
+  const Real h = c.count == 2 ? 0.5 * glm::length(c.points[1] - c.points[0]) : 0.0;
+  const Real pi = std::numbers::pi;
+  const Real volCylinder = pi * r * r * 2.0 * h;
+  const Real volSphere = 4.0 / 3.0 * pi * r * r * r;
+  const Real mc = density * volCylinder, ms = density * volSphere;
+  const Real axial = mc * r * r / 2.0 + ms * 0.4 * r * r;
+  const Real across = mc * (r * r / 4.0 + h * h / 3.0) + ms * (0.4 * r * r + h * h + 0.75 * h * r);
+  MassProperties m;
+  m.volume = volCylinder + volSphere;
+  m.mass = mc + ms;
+  m.centerOfMass = c.count == 2 ? 0.5 * (c.points[0] + c.points[1]) : c.points[0];
+  m.inertia = Mat3(0.0);
+  m.inertia[0][0] = across;
+  m.inertia[1][1] = axial;
+  m.inertia[2][2] = across;
+  return m;
+}
+
+}  // namespace
+
 MassProperties Shape::massProperties(Real density) const {
-  return hull_->massProperties(density);
+  if (hull_) return hull_->massProperties(density);
+  return roundMass(*round_, density);
+}
+
+bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction, Real& fraction,
+                    Vec3& normal) const {
+  if (hull_) return rayHull(*hull_, origin, direction, maxFraction, fraction, normal);
+  return rayRound(round_->points[0], round_->points[round_->count - 1], round_->radius, origin,
+                  direction, maxFraction, fraction, normal);
+}
+
+Real Shape::roundRadiusAboutOrigin() const {
+  Real r = 0.0;
+  for (int i = 0; i < round_->count; ++i) r = std::max(r, glm::length(round_->points[i]));
+  return r + round_->radius;
 }
 
 Aabb Shape::bounds(const Transform& xf) const {
+  if (round_) {
+    const Vec3 r(round_->radius);
+    Aabb box{xf.apply(round_->points[0]) - r, xf.apply(round_->points[0]) + r};
+    for (int i = 1; i < round_->count; ++i) {
+      const Vec3 p = xf.apply(round_->points[i]);
+      box.lower = glm::min(box.lower, p - r);
+      box.upper = glm::max(box.upper, p + r);
+    }
+    return box;
+  }
   const auto& verts = hull_->vertices();
   Aabb box{xf.apply(verts[0]), xf.apply(verts[0])};
   for (size_t i = 1; i < verts.size(); ++i) {
@@ -28,6 +181,12 @@ Aabb Shape::bounds(const Transform& xf) const {
 }
 
 Real Shape::radiusAbout(const Vec3& localPoint) const {
+  if (round_) {
+    Real r = 0.0;
+    for (int i = 0; i < round_->count; ++i)
+      r = std::max(r, glm::length(round_->points[i] - localPoint));
+    return r + round_->radius;
+  }
   Real r2 = 0.0;
   for (const Vec3& v : hull_->vertices()) {
     const Vec3 d = v - localPoint;
@@ -48,6 +207,38 @@ Expected<Shape> makeBox(const Vec3& halfExtents) {
         Vec3(i & 1 ? halfExtents.x : -halfExtents.x, i & 2 ? halfExtents.y : -halfExtents.y,
              i & 4 ? halfExtents.z : -halfExtents.z);
   return makeHull(corners);
+}
+
+namespace {
+
+bool positiveFinite(Real x) {
+  return std::isfinite(x) && x > 0.0;
+}
+
+}  // namespace
+
+Expected<Shape> makeSphere(Real radius) {
+  if (!positiveFinite(radius))
+    return Expected<Shape>::failure("makeSphere: radius = " + std::to_string(radius) +
+                                    " (expected finite and > 0 m)");
+  auto core = std::make_shared<RoundCore>();
+  core->radius = radius;
+  return Shape(ShapeType::Sphere, std::move(core));
+}
+
+Expected<Shape> makeCapsule(Real radius, Real halfHeight) {
+  if (!positiveFinite(radius))
+    return Expected<Shape>::failure("makeCapsule: radius = " + std::to_string(radius) +
+                                    " (expected finite and > 0 m)");
+  if (!(std::isfinite(halfHeight) && halfHeight >= 0.0))
+    return Expected<Shape>::failure("makeCapsule: half_height = " + std::to_string(halfHeight) +
+                                    " (expected finite and >= 0 m)");
+  auto core = std::make_shared<RoundCore>();
+  core->points[0] = Vec3(0.0, -halfHeight, 0.0);
+  core->points[1] = Vec3(0.0, halfHeight, 0.0);
+  core->count = 2;
+  core->radius = radius;
+  return Shape(ShapeType::Capsule, std::move(core));
 }
 
 Expected<Shape> makeHull(std::span<const Vec3> points) {

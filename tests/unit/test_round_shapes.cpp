@@ -1,0 +1,233 @@
+// Spheres and capsules (issue 14): a core plus a radius. Mass properties against slice-by-slice
+// integration, the closed-form narrow phase against the general GJK path, ray casts against the
+// quadratic's roots, and the physics a user sees: a ball rolls, a capsule lies still.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "random.h"
+#include "tumble/collide.h"
+#include "world_fixtures.h"
+
+using namespace tumble;
+using namespace tumble::test;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+// Volume and inertia about the x and y axes of the solid of revolution about y whose radius at
+// height y is rho(y), y in [-top, top]: discs of area pi rho^2, each with rho^2 / 2 per unit mass
+// about y and rho^2 / 4 + y^2 about x. Composite Simpson's rule over n slices.
+struct SliceIntegral {
+  Real volume = 0.0, ixx = 0.0, iyy = 0.0;
+};
+template <class Rho>
+SliceIntegral integrateRevolution(Rho rho, Real top, int n) {
+  SliceIntegral s;
+  const Real h = 2.0 * top / n;
+  for (int i = 0; i <= n; ++i) {
+    const Real y = -top + i * h;
+    const Real w = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+    const Real r = rho(y);
+    const Real area = std::numbers::pi * r * r;
+    s.volume += w * area;
+    s.iyy += w * area * r * r / 2.0;
+    s.ixx += w * area * (r * r / 4.0 + y * y);
+  }
+  s.volume *= h / 3.0;
+  s.iyy *= h / 3.0;
+  s.ixx *= h / 3.0;
+  return s;
+}
+
+Transform randomPose(std::mt19937_64& rng, Real spread) {
+  Transform x;
+  x.position = Vec3(uniform(rng, -spread, spread), uniform(rng, -spread, spread),
+                    uniform(rng, -spread, spread));
+  x.rotation = randomRotation(rng);
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("sphere and capsule mass properties equal slice-by-slice integration", "[round]") {
+  const Real density = 750.0;
+  for (const auto& [r, h] : {std::pair{0.5, 0.0}, {0.3, 0.7}, {1.2, 0.1}, {0.05, 2.0}}) {
+    const Shape shape = h == 0.0 ? *makeSphere(r) : *makeCapsule(r, h);
+    const MassProperties m = shape.massProperties(density);
+    // The profile: a cylinder of radius r for |y| <= h, a hemisphere's circle beyond.
+    auto rho = [&](Real y) {
+      const Real over = std::abs(y) - h;
+      return over <= 0.0 ? r : std::sqrt(std::max<Real>(0.0, r * r - over * over));
+    };
+    // The cap's profile has a square-root end, which Simpson converges on slowly: many slices.
+    const SliceIntegral s = integrateRevolution(rho, h + r, 2000000);
+    CHECK_THAT(m.volume, WithinRel(s.volume, 1e-6));
+    CHECK_THAT(m.mass, WithinRel(density * s.volume, 1e-6));
+    CHECK_THAT(m.inertia[0][0], WithinRel(density * s.ixx, 1e-6));
+    CHECK_THAT(m.inertia[2][2], WithinRel(density * s.ixx, 1e-6));
+    CHECK_THAT(m.inertia[1][1], WithinRel(density * s.iyy, 1e-6));
+    CHECK(m.inertia[0][1] == 0.0);
+    CHECK(glm::length(m.centerOfMass) == 0.0);
+  }
+}
+
+TEST_CASE("bad sphere and capsule sizes are refused, naming the value", "[round]") {
+  CHECK_FALSE(makeSphere(0.0));
+  CHECK_FALSE(makeSphere(-1.0));
+  CHECK_FALSE(makeSphere(std::nan("")));
+  CHECK(makeSphere(-1.0).error().find("radius") != std::string::npos);
+  CHECK_FALSE(makeCapsule(0.5, -0.1));
+  CHECK(makeCapsule(0.5, -0.1).error().find("half_height") != std::string::npos);
+  CHECK_FALSE(makeCapsule(0.0, 1.0));
+  CHECK(makeCapsule(0.5, 0.0));
+}
+
+TEST_CASE("sphere and capsule bounds and radius are the core grown by the radius", "[round]") {
+  const Shape cap = *makeCapsule(0.25, 1.0);
+  Transform x;
+  x.position = Vec3(1.0, 2.0, 3.0);
+  x.rotation = glm::angleAxis(Real(std::numbers::pi / 2), Vec3(0.0, 0.0, 1.0));  // y axis -> -x
+  const Aabb box = cap.bounds(x);
+  CHECK_THAT(box.lower.x, WithinAbs(1.0 - 1.25, 1e-12));
+  CHECK_THAT(box.upper.x, WithinAbs(1.0 + 1.25, 1e-12));
+  CHECK_THAT(box.lower.y, WithinAbs(2.0 - 0.25, 1e-12));
+  CHECK_THAT(box.upper.z, WithinAbs(3.0 + 0.25, 1e-12));
+  CHECK_THAT(cap.radius(), WithinAbs(1.25, 1e-15));
+  CHECK_THAT(cap.radiusAbout(Vec3(0.0, 1.0, 0.0)), WithinAbs(2.25, 1e-15));
+  CHECK(cap.type() == ShapeType::Capsule);
+  CHECK(cap.hull() == nullptr);
+  CHECK(cap.support().points.size() == 2);
+}
+
+TEST_CASE("the closed forms equal the general GJK path on random poses", "[round]") {
+  std::mt19937_64 rng(14);
+  const Settings settings;
+  const Shape shapes[] = {*makeSphere(0.4), *makeSphere(0.9), *makeCapsule(0.3, 0.6),
+                          *makeCapsule(0.5, 0.2)};
+  int compared = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const Shape& a = shapes[trial % 4];
+    const Shape& b = shapes[(trial / 4) % 4];
+    const Transform xa = randomPose(rng, 1.0), xb = randomPose(rng, 1.0);
+    const CollideResult fast = collide(a, xa, b, xb, 10.0, settings);
+    const CollideResult ref = collideCores(a, xa, b, xb, 10.0, settings);
+    if (ref.gjk.intersecting()) continue;  // crossing cores: EPA on flat differences, no reference
+    REQUIRE(fast.pointCount > 0);
+    REQUIRE(ref.pointCount == 1);
+    CHECK_THAT(fast.distance, WithinRel(ref.distance, 1e-9) || WithinAbs(ref.distance, 1e-12));
+    CHECK(glm::length(fast.normal - ref.normal) < 1e-6);
+    // Every point: on A's surface, B's point the separation along the normal.
+    for (int i = 0; i < fast.pointCount; ++i) {
+      const CollidePoint& p = fast.points[i];
+      CHECK(glm::length(p.pointB - (p.pointA + p.separation * fast.normal)) < 1e-12);
+    }
+    ++compared;
+  }
+  CHECK(compared > 3000);
+}
+
+TEST_CASE("a capsule lying on a box or a capsule touches at two points", "[round]") {
+  const Settings settings;
+  const Shape cap = *makeCapsule(0.25, 0.5);
+  const Shape box = *makeBox(Vec3(2.0, 0.5, 2.0));
+  Transform xc;
+  xc.position = Vec3(0.1, 0.74, 0.0);
+  xc.rotation = glm::angleAxis(Real(std::numbers::pi / 2), Vec3(0.0, 0.0, 1.0));  // lying along x
+  Transform xb;
+  for (const bool flip : {false, true}) {
+    const CollideResult r =
+        flip ? collide(box, xb, cap, xc, 0.1, settings) : collide(cap, xc, box, xb, 0.1, settings);
+    REQUIRE(r.pointCount == 2);
+    CHECK(glm::length(r.normal - Vec3(0.0, flip ? 1.0 : -1.0, 0.0)) < 1e-12);
+    for (int i = 0; i < 2; ++i) CHECK_THAT(r.points[i].separation, WithinAbs(-0.01, 1e-12));
+    const Real xs[2] = {r.points[0].pointA.x, r.points[1].pointA.x};
+    CHECK_THAT(std::min(xs[0], xs[1]), WithinAbs(0.1 - 0.5, 1e-12));
+    CHECK_THAT(std::max(xs[0], xs[1]), WithinAbs(0.1 + 0.5, 1e-12));
+  }
+  // Capsule on capsule, crossed slightly less than 3 degrees: still two points.
+  Transform xd = xc;
+  xd.position.y = 0.74 + 0.49;
+  xd.rotation = glm::angleAxis(Real(0.04), Vec3(0.0, 1.0, 0.0)) * xc.rotation;
+  const CollideResult cc = collide(cap, xc, cap, xd, 0.1, settings);
+  CHECK(cc.pointCount == 2);
+  CHECK_THAT(cc.distance, WithinAbs(-0.01, 1e-3));
+}
+
+TEST_CASE("ray casts hit spheres and capsules where the quadratic's roots say", "[round]") {
+  const Shape sphere = *makeSphere(0.5);
+  const Shape cap = *makeCapsule(0.5, 1.0);
+  Real t = 0.0;
+  Vec3 n(0.0);
+  REQUIRE(sphere.rayCast(Vec3(-2.0, 0.3, 0.0), Vec3(4.0, 0.0, 0.0), 1.0, t, n));
+  CHECK_THAT(t, WithinAbs((2.0 - std::sqrt(0.25 - 0.09)) / 4.0, 1e-14));
+  CHECK_THAT(n.x, WithinAbs(-std::sqrt(0.25 - 0.09) / 0.5, 1e-12));
+  CHECK_FALSE(sphere.rayCast(Vec3(-2.0, 0.6, 0.0), Vec3(4.0, 0.0, 0.0), 1.0, t, n));
+  // Side of the capsule, then its top cap, then a miss past the top.
+  REQUIRE(cap.rayCast(Vec3(-3.0, 0.7, 0.0), Vec3(1.0, 0.0, 0.0), 10.0, t, n));
+  CHECK_THAT(t, WithinAbs(2.5, 1e-14));
+  CHECK(glm::length(n - Vec3(-1.0, 0.0, 0.0)) < 1e-14);
+  REQUIRE(cap.rayCast(Vec3(0.3, 5.0, 0.0), Vec3(0.0, -1.0, 0.0), 10.0, t, n));
+  CHECK_THAT(t, WithinAbs(4.0 - std::sqrt(0.25 - 0.09), 1e-12));
+  CHECK_FALSE(cap.rayCast(Vec3(-3.0, 1.45, 0.4), Vec3(1.0, 0.0, 0.0), 10.0, t, n));
+  // Inside: t = 0, normal against the ray.
+  REQUIRE(cap.rayCast(Vec3(0.0, 0.5, 0.0), Vec3(0.0, 0.0, 2.0), 1.0, t, n));
+  CHECK(t == 0.0);
+  CHECK(glm::length(n - Vec3(0.0, 0.0, -1.0)) < 1e-15);
+}
+
+TEST_CASE("a sphere rolls down a 30 degree slope at 5/7 g sin 30 without slipping", "[round]") {
+  World w{Settings{}};
+  editSettings(w, [&](Settings& s) { s.sleep.enabled = false; });
+  const Real angle = std::numbers::pi / 6.0;
+  const Quat tilt = glm::angleAxis(angle, Vec3(0.0, 0.0, 1.0));  // downhill towards -x
+  BodyDef slope;
+  slope.type = BodyType::Static;
+  slope.shape = boxHull(Vec3(20.0, 0.5, 5.0));
+  slope.orientation = tilt;
+  slope.friction = 0.5;
+  REQUIRE(w.createBody(slope));
+  const Vec3 up = tilt * Vec3(0.0, 1.0, 0.0), down = tilt * Vec3(-1.0, 0.0, 0.0);
+  BodyDef ball;
+  ball.shape = *makeSphere(0.5);
+  ball.position = (0.5 + 0.5) * up;
+  ball.friction = 0.5;
+  ball.density = 1000.0;
+  const BodyId id = *w.createBody(ball);
+  for (int i = 0; i < 30; ++i) REQUIRE(w.step(w.settings().dt));  // settle onto the slope
+  const Real v0 = glm::dot(w.body(id)->linearVelocity, down);
+  const int steps = 60;
+  for (int i = 0; i < steps; ++i) REQUIRE(w.step(w.settings().dt));
+  const BodyView b = *w.body(id);
+  const Real a = (glm::dot(b.linearVelocity, down) - v0) / (steps * w.settings().dt);
+  const Real g = -w.settings().gravity.y;
+  CHECK_THAT(a, WithinRel(5.0 / 7.0 * g * std::sin(angle), 0.02));
+  // It rolls on its surface, not into the slope: the point that touched the slope turns away
+  // each step, and a separation carried by it would let the ball sink r (1 - cos) deeper.
+  CHECK(glm::dot(b.centerOfMass, up) > 1.0 - 1e-3);
+  // Rolling: the contact point does not slip (v = omega x r).
+  const Vec3 contactVelocity = b.linearVelocity + glm::cross(b.angularVelocity, -0.5 * up);
+  CHECK(glm::length(contactVelocity) < 0.01 * glm::length(b.linearVelocity));
+}
+
+TEST_CASE("a capsule lying on the ground rests on two points without rocking", "[round]") {
+  World w{Settings{}};
+  editSettings(w, [&](Settings& s) { s.sleep.enabled = false; });
+  addGround(w);
+  BodyDef def;
+  def.shape = *makeCapsule(0.3, 0.8);
+  def.position = Vec3(0.0, 0.31, 0.0);
+  def.orientation = glm::angleAxis(Real(std::numbers::pi / 2), Vec3(1.0, 0.0, 0.0));
+  def.density = 1000.0;
+  const BodyId id = *w.createBody(def);
+  for (int i = 0; i < 60; ++i) REQUIRE(w.step(w.settings().dt));
+  const BodyView b = *w.body(id);
+  CHECK(glm::length(b.angularVelocity) < 1e-3);
+  CHECK(glm::length(b.linearVelocity) < 1e-3);
+  CHECK_THAT(b.centerOfMass.y, WithinAbs(0.3, 1e-3));
+  REQUIRE(w.manifolds().size() == 1);
+  CHECK(w.manifolds()[0].pointCount == 2);
+}
