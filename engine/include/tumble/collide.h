@@ -5,6 +5,7 @@
 /// statistics) is built on top of it, as Box2D's b2UpdateContact is on b2CollidePolygons.
 
 #include <cstdint>
+#include <vector>
 
 #include "tumble/epa.h"
 #include "tumble/gjk.h"
@@ -53,11 +54,26 @@ struct CollideResult {
 /// (gjk, epa). Swapping A and B gives the same verdict and distance, and the same points swapped
 /// with the normal negated (up to rounding; feature ids differ), except where the order decides:
 /// two faces aligned within 1e-3 of each other (A's face is then the reference), ties in the
-/// reduction to 4 points. Precondition: both shapes non-empty. No heap allocation after the first
+/// reduction to 4 points. Precondition: both shapes non-empty and convex (compounds go through
+/// collideChildren). No heap allocation after the first
 /// calls on a thread (per-thread scratch).
 CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
                       Real speculative, const Settings& settings,
                       const GjkSimplex* warmStart = nullptr);
+
+/// The contact of one pair of convex children (collideChildren).
+struct ChildContact {
+  uint32_t key = 0;  ///< A's child index << 16 | B's (0 for a convex shape, its only child)
+  Real radiusA = 0.0, radiusB = 0.0;  ///< m, the two children's round radii
+  CollideResult result;               ///< with at least one point
+};
+
+/// Contacts of any two shapes: collide() on every pair of convex children within reach (a
+/// convex shape is its own only child; a compound's children near the other shape are found
+/// through its tree), the pairs with points appended to `out` in increasing key order. Each
+/// result is in world space under xa and xb, its normal from A's child to B's.
+void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                     Real speculative, const Settings& settings, std::vector<ChildContact>& out);
 
 /// The general path for any two shapes, the reference the closed forms are tested against: GJK on
 /// the cores (EPA when they overlap), the radii subtracted, one point at the closest features.

@@ -35,7 +35,7 @@ struct ContactPose {
   bool valid = false;  ///< the points came from the narrow phase at this pose
 };
 
-/// The contact between bodies A and B (A.index < B.index).
+/// The contact between bodies A and B (A.index < B.index), or between one child of each.
 struct Manifold {
   BodyId a;
   BodyId b;
@@ -53,6 +53,12 @@ struct Manifold {
   ContactPose found;                     ///< the pose of the last narrow phase (recycling)
   bool overlapping = false;  ///< GJK's verdict for the shapes (not the speculative points)
   Real distance = 0.0;       ///< m, GJK distance when separated, minus EPA depth when overlapping
+  /// Which children touch (ChildContact::key: A's child << 16 | B's; 0 between convex shapes):
+  /// a pair of bodies has one manifold per touching pair of children.
+  uint32_t key = 0;
+  /// m, the round radii of the touching children (spheres, capsules; 0 for hulls): the solver
+  /// measures their separation from the cores.
+  float radiusA = 0.0f, radiusB = 0.0f;
   int gjkIterations = 0;
   int epaIterations = 0;
   bool touching() const { return pointCount > 0; }
@@ -68,6 +74,9 @@ struct ContactPair {
   Real distance = 0.0;       ///< m, as Manifold::distance (or a lower bound when GJK was skipped)
   bool overlapping = false;  ///< GJK's verdict for the shapes
   int manifold = -1;         ///< index into World::manifolds(), -1 when the pair has no points
+  /// Its manifolds are manifolds()[manifold .. manifold + manifoldCount): one for convex shapes,
+  /// one per touching pair of children with a compound.
+  int manifoldCount = 0;
 };
 
 }  // namespace tumble

@@ -32,6 +32,17 @@ struct Transform {
   Vec3 rotateInverse(const Vec3& world) const { return glm::conjugate(rotation) * world; }
 };
 
+/// The transform applying `inner` then `outer` (a child's pose `inner` in a body posed `outer`).
+inline Transform compose(const Transform& outer, const Transform& inner) {
+  return {outer.apply(inner.position), outer.rotation * inner.rotation};
+}
+
+/// The transform undoing `x`.
+inline Transform inverse(const Transform& x) {
+  const Quat q = glm::conjugate(x.rotation);
+  return {q * -x.position, q};
+}
+
 /// True when every component is finite (no NaN, no infinity).
 inline bool isFinite(const Vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);

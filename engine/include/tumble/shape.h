@@ -4,28 +4,32 @@
 /// centre) plus a radius around it (0 for a hull), as in Box2D and Box3D: GJK, EPA and the LP
 /// test run on the core, and the radius is subtracted from their distance. Each kind has its data
 /// behind the same interface (core, mass properties, bounds) and its row in the narrow phase's
-/// dispatch table (collide.h); compounds and meshes will be added as new ShapeType values.
+/// dispatch table (collide.h). A compound is several convex children with poses in one body
+/// (a chair, a dumbbell); meshes and height fields will be added as new ShapeType values.
 
 #include <memory>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "tumble/aabb.h"
 #include "tumble/hull.h"
 #include "tumble/math.h"
 #include "tumble/result.h"
+#include "tumble/static_bvh.h"
 #include "tumble/support.h"
 
 namespace tumble {
 
 /// The kinds of shape. New kinds are appended (the narrow phase's dispatch table is indexed by
 /// these values).
-enum class ShapeType { Hull, Sphere, Capsule };
+enum class ShapeType { Hull, Sphere, Capsule, Compound };
 
 /// Number of ShapeType values.
-inline constexpr int kShapeTypeCount = 3;
+inline constexpr int kShapeTypeCount = 4;
 
-/// The name of a kind as scene files and messages write it: "hull", "sphere", "capsule".
+/// The name of a kind as scene files and messages write it: "hull", "sphere", "capsule",
+/// "compound".
 const char* shapeTypeName(ShapeType type);
 
 /// The core and radius of a sphere or capsule (shared, immutable).
@@ -34,6 +38,8 @@ struct RoundCore {
   int count = 1;                         ///< 1: a sphere's centre; 2: a capsule's segment
   Real radius = 0.0;                     ///< m, > 0
 };
+
+struct Compound;
 
 /// A shape in its own local frame (metres). A cheap value: copies share the immutable geometry
 /// (one reference count). An empty Shape (default constructed, or made from a null pointer) is
@@ -48,15 +54,25 @@ class Shape {
   /// A sphere (one core point) or capsule (two); see makeSphere and makeCapsule.
   Shape(ShapeType type, std::shared_ptr<const RoundCore> round)
       : type_(type), round_(std::move(round)) {}
+  /// A compound; see makeCompound.
+  explicit Shape(std::shared_ptr<const Compound> compound)
+      : type_(ShapeType::Compound), compound_(std::move(compound)) {}
 
   ShapeType type() const { return type_; }
   /// True when the shape has geometry.
-  explicit operator bool() const { return hull_ != nullptr || round_ != nullptr; }
+  explicit operator bool() const {
+    return hull_ != nullptr || round_ != nullptr || compound_ != nullptr;
+  }
+  /// True for the convex kinds (hull, sphere, capsule): one core and a radius.
+  bool isConvex() const { return compound_ == nullptr; }
 
   /// The hull of a Hull shape; null for other kinds and for an empty shape.
   const ConvexHull* hull() const { return hull_.get(); }
   /// The shared hull of a Hull shape; a null pointer for other kinds and for an empty shape.
   const std::shared_ptr<const ConvexHull>& hullPtr() const { return hull_; }
+
+  /// The children of a Compound shape; null for other kinds.
+  const Compound* compound() const { return compound_.get(); }
 
   /// The core and radius of a Sphere or Capsule shape; null for other kinds.
   const RoundCore* round() const { return round_.get(); }
@@ -65,8 +81,9 @@ class Shape {
   Real roundRadius() const { return round_ ? round_->radius : 0.0; }
 
   /// The core as a support mapping in local coordinates (GJK, EPA and the LP test take this);
-  /// the shape is the core grown by roundRadius(). The view is valid while a Shape sharing this
-  /// geometry lives.
+  /// a convex shape is the core grown by roundRadius(). For a compound, every child's core points
+  /// in the compound's frame (their hull encloses the children's cores; not a collision shape).
+  /// The view is valid while a Shape sharing this geometry lives.
   SupportShape support() const;
 
   /// Mass properties for a uniform density (kg/m^3): volume, mass, centre of mass and inertia
@@ -88,14 +105,31 @@ class Shape {
   Real radiusAbout(const Vec3& localPoint) const;
 
   /// radiusAbout the local origin (m): a length scale of the shape for tolerances.
-  Real radius() const { return hull_ ? hull_->radius() : roundRadiusAboutOrigin(); }
+  Real radius() const { return hull_ ? hull_->radius() : radiusAboutOrigin(); }
 
  private:
-  Real roundRadiusAboutOrigin() const;
+  Real radiusAboutOrigin() const;
 
   ShapeType type_ = ShapeType::Hull;
   std::shared_ptr<const ConvexHull> hull_;
   std::shared_ptr<const RoundCore> round_;
+  std::shared_ptr<const Compound> compound_;
+};
+
+/// One child of a compound: a convex shape placed by `local` in the compound's frame.
+struct CompoundChild {
+  Shape shape;
+  Transform local;
+};
+
+/// Several convex children in one rigid body (shared, immutable; see makeCompound). Children
+/// may overlap; mass properties then count the overlap twice, as Box2D, Jolt and Bullet do.
+struct Compound {
+  std::vector<CompoundChild> children;
+  std::vector<Aabb> childBounds;  ///< each child's box in the compound's frame
+  StaticBvh tree;                 ///< over childBounds: the children near a box
+  std::vector<Vec3> corePoints;   ///< every child's core points in the compound's frame
+  MassProperties unitMass;        ///< at density 1 kg/m^3 (mass and inertia scale with density)
 };
 
 /// A box with the given half extents (m, each finite and > 0), centred on its local origin: a
@@ -109,6 +143,10 @@ Expected<Shape> makeSphere(Real radius);
 /// (0, halfHeight, 0) (m; radius finite and > 0, halfHeight finite and >= 0; 0 is a sphere with
 /// a capsule's kind). Its total height is 2 (halfHeight + radius). Fails naming the bad value.
 Expected<Shape> makeCapsule(Real radius, Real halfHeight);
+
+/// A compound of convex children (1 to 65535; each a hull, sphere or capsule, its pose finite
+/// with a non-zero quaternion, normalised here). Fails naming the child that is not.
+Expected<Shape> makeCompound(std::span<const CompoundChild> children);
 
 /// The convex hull of `points` (body-local, m) as a shape; fails as ConvexHull::build does
 /// (fewer than 4 points, all in a plane, non-finite values).

@@ -10,6 +10,7 @@
 
 #include "tumble/aabb_tree.h"
 #include "tumble/body.h"
+#include "tumble/collide.h"
 #include "tumble/contact.h"
 #include "tumble/debug_draw.h"
 #include "tumble/detail/body_state.h"
@@ -56,6 +57,7 @@ struct Energy {
 
 class ContactSolver;
 struct DragConstraint;
+struct NarrowPhaseCounters;
 
 /// The simulation: bodies, their contacts and drags, stepped by step(dt).
 ///
@@ -170,6 +172,9 @@ class World {
   BodyView viewOf(int index) const;
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
+  void collideCompoundPair(const Body& A, const Body& B, const ContactPair* oldPair,
+                           Real speculative, const Settings& s, ContactPair& p,
+                           std::vector<Manifold>& next, NarrowPhaseCounters& counters);
   void updateSleep(Real dt, const Settings& s);
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
@@ -187,6 +192,7 @@ class World {
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
   std::vector<ContactPair> nextPairs_;
   std::vector<Manifold> nextManifolds_;
+  std::vector<ChildContact> childContacts_;  ///< scratch of collideCompoundPair
   std::vector<std::pair<int, int>> pairKeys_;
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;

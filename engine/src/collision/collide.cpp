@@ -558,13 +558,62 @@ CollideResult swapped(const Shape& sa, const Transform& xa, const Shape& sb, con
 // result (normal negated, points swapped).
 using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&, const Transform&,
                                     Real, const Settings&, const GjkSimplex*);
-constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
+constexpr CollideFn kCollide[kShapeTypeCount - 1][kShapeTypeCount - 1] = {
     // B:  Hull                          Sphere                           Capsule
     {collideHulls, collideCores, swapped<collideCapsuleHull>},      // A: Hull
     {collideCores, collideSpheres, swapped<collideCapsuleSphere>},  // A: Sphere
     {collideCapsuleHull, collideCapsuleSphere, collideCapsules}};   // A: Capsule
 
 }  // namespace
+
+void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                     Real speculative, const Settings& settings, std::vector<ChildContact>& out) {
+  const size_t first = out.size();
+  auto pair = [&](const Shape& ca, const Transform& ta, uint32_t ia, const Shape& cb,
+                  const Transform& tb, uint32_t ib) {
+    ChildContact c;
+    c.result = collide(ca, ta, cb, tb, speculative, settings);
+    if (c.result.pointCount == 0) return;
+    c.key = ia << 16 | ib;
+    c.radiusA = ca.roundRadius();
+    c.radiusB = cb.roundRadius();
+    out.push_back(c);
+  };
+  const Compound* ca = a.compound();
+  const Compound* cb = b.compound();
+  if (!ca && !cb) {
+    pair(a, xa, 0, b, xb, 0);
+    return;
+  }
+  if (ca && !cb) {
+    const Aabb reach = b.bounds(compose(inverse(xa), xb)).fattened(speculative);
+    ca->tree.query(reach, [&](int i) {
+      const CompoundChild& c = ca->children[i];
+      pair(c.shape, compose(xa, c.local), static_cast<uint32_t>(i), b, xb, 0);
+    });
+  } else if (!ca) {
+    const Aabb reach = a.bounds(compose(inverse(xb), xa)).fattened(speculative);
+    cb->tree.query(reach, [&](int j) {
+      const CompoundChild& c = cb->children[j];
+      pair(a, xa, 0, c.shape, compose(xb, c.local), static_cast<uint32_t>(j));
+    });
+  } else {
+    const Transform bInA = compose(inverse(xa), xb), aInB = inverse(bInA);
+    const Aabb reachA = b.bounds(bInA).fattened(speculative);
+    ca->tree.query(reachA, [&](int i) {
+      const CompoundChild& c = ca->children[i];
+      const Aabb reachB = c.shape.bounds(compose(aInB, c.local)).fattened(speculative);
+      const Transform ta = compose(xa, c.local);
+      cb->tree.query(reachB, [&](int j) {
+        const CompoundChild& d = cb->children[j];
+        pair(c.shape, ta, static_cast<uint32_t>(i), d.shape, compose(xb, d.local),
+             static_cast<uint32_t>(j));
+      });
+    });
+  }
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+            [](const ChildContact& x, const ChildContact& y) { return x.key < y.key; });
+}
 
 CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
                       Real speculative, const Settings& settings, const GjkSimplex* warmStart) {

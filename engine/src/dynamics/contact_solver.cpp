@@ -154,8 +154,8 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   c.biasRate[l] = soft.biasRate;
   c.massScale[l] = soft.massScale;
   c.impulseScale[l] = soft.impulseScale;
-  c.radiusA[l] = bodies[m.a.index].shape.roundRadius();
-  c.radiusB[l] = bodies[m.b.index].shape.roundRadius();
+  c.radiusA[l] = m.radiusA;
+  c.radiusB[l] = m.radiusB;
   c.round = c.round || c.radiusA[l] > 0.0 || c.radiusB[l] > 0.0;
   // The anchors in world axes are those of the pose where the narrow phase found the points: a
   // recycled manifold (contact_update.h) keeps its lever arms as found, as it keeps its normal.

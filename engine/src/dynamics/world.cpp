@@ -201,16 +201,19 @@ std::vector<BodyId> World::bodyIds() const {
   return ids;
 }
 
-// Points each pair at its manifold again after manifolds were removed (both arrays are sorted).
+// Points each pair at its manifolds again after manifolds were removed (both arrays are sorted).
 void World::reindexPairs() {
   size_t mi = 0;
   for (ContactPair& p : pairs_) {
     p.manifold = -1;
+    p.manifoldCount = 0;
     while (mi < manifolds_.size() && std::pair(manifolds_[mi].a.index, manifolds_[mi].b.index) <
                                          std::pair(p.a.index, p.b.index))
       ++mi;
     if (mi < manifolds_.size() && manifolds_[mi].a == p.a && manifolds_[mi].b == p.b)
       p.manifold = static_cast<int>(mi);
+    while (mi < manifolds_.size() && manifolds_[mi].a == p.a && manifolds_[mi].b == p.b)
+      ++mi, ++p.manifoldCount;
   }
 }
 
@@ -380,6 +383,40 @@ void World::updateBroadPhase(Real h, const Settings& s) {
   stats_.pairs = static_cast<int>(pairs.size());
 }
 
+// A pair with a compound: a manifold per touching pair of children (collideChildren), each
+// warm started from last step's manifold with the same key (both lists are in key order). Not
+// recycled and not cross-checked (the LP test takes convex cores; a compound's is not).
+void World::collideCompoundPair(const Body& A, const Body& B, const ContactPair* oldPair,
+                                Real speculative, const Settings& s, ContactPair& p,
+                                std::vector<Manifold>& next, NarrowPhaseCounters& counters) {
+  std::vector<ChildContact>& found = childContacts_;
+  found.clear();
+  collideChildren(A.shape, A.transform(), B.shape, B.transform(), speculative, s, found);
+  const Manifold* old =
+      oldPair && oldPair->manifold >= 0 ? &manifolds_[oldPair->manifold] : nullptr;
+  const int oldCount = old ? oldPair->manifoldCount : 0;
+  p.cache = GjkSimplex{};
+  p.overlapping = false;
+  p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
+  p.manifold = found.empty() ? -1 : static_cast<int>(next.size());
+  p.manifoldCount = static_cast<int>(found.size());
+  int oj = 0;
+  for (const ChildContact& c : found) {
+    while (oj < oldCount && old[oj].key < c.key) ++oj;
+    const Manifold* previous = oj < oldCount && old[oj].key == c.key ? &old[oj] : nullptr;
+    Manifold& m = next.emplace_back();
+    m.a = p.a;
+    m.b = p.b;
+    m.friction = std::sqrt(A.friction * B.friction);
+    m.restitution = std::max(A.restitution, B.restitution);
+    m.key = c.key;
+    m.radiusA = static_cast<float>(c.radiusA);
+    m.radiusB = static_cast<float>(c.radiusB);
+    updateManifold(A, B, c.result, previous, m, counters);
+    p.overlapping = p.overlapping || m.overlapping;
+  }
+}
+
 void World::updateContacts(Real h, const Settings& s) {
   std::vector<std::pair<int, int>>& keys = pairKeys_;
   keys.clear();
@@ -448,7 +485,7 @@ void World::updateContacts(Real h, const Settings& s) {
         ContactPair& kept = nextPairs.emplace_back(*oldPair);
         if (old) {
           kept.manifold = static_cast<int>(next.size());
-          next.push_back(*old);
+          next.insert(next.end(), old, old + oldPair->manifoldCount);
         }
       }
       continue;
@@ -471,6 +508,14 @@ void World::updateContacts(Real h, const Settings& s) {
         continue;
       }
     }
+    if (!A.shape.isConvex() || !B.shape.isConvex()) {
+      collideCompoundPair(A, B, oldPair, speculative, s, p, next, counters);
+      if (p.manifoldCount > 0) {
+        if (A.isDynamic() && !A.awake) wakeBody(ia);
+        if (B.isDynamic() && !B.awake) wakeBody(ib);
+      }
+      continue;
+    }
     // Built in place (a manifold is 640 bytes): a recycled one as a copy of last step's, a new
     // one from a fresh entry.
     bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
@@ -483,6 +528,8 @@ void World::updateContacts(Real h, const Settings& s) {
     m.b = p.b;
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
+    m.radiusA = static_cast<float>(A.shape.roundRadius());
+    m.radiusB = static_cast<float>(B.shape.roundRadius());
     if (recycled) {
       ++stats_.recycled;
     } else {
@@ -503,6 +550,7 @@ void World::updateContacts(Real h, const Settings& s) {
       continue;
     }
     p.manifold = static_cast<int>(next.size()) - 1;
+    p.manifoldCount = 1;
     if (A.isDynamic() && !A.awake) wakeBody(ia);
     if (B.isDynamic() && !B.awake) wakeBody(ib);
   }

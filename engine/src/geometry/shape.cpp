@@ -18,6 +18,8 @@ const char* shapeTypeName(ShapeType type) {
       return "sphere";
     case ShapeType::Capsule:
       return "capsule";
+    case ShapeType::Compound:
+      return "compound";
   }
   return "unknown";
 }
@@ -25,6 +27,10 @@ const char* shapeTypeName(ShapeType type) {
 SupportShape Shape::support() const {
   if (hull_) return hull_->supportShape();
   SupportShape s;
+  if (compound_) {
+    s.points = compound_->corePoints;
+    return s;
+  }
   s.points = std::span<const Vec3>(round_->points, static_cast<size_t>(round_->count));
   return s;
 }
@@ -143,23 +149,51 @@ MassProperties roundMass(const RoundCore& c, Real density) {
 
 MassProperties Shape::massProperties(Real density) const {
   if (hull_) return hull_->massProperties(density);
-  return roundMass(*round_, density);
+  if (round_) return roundMass(*round_, density);
+  MassProperties m = compound_->unitMass;
+  m.mass *= density;
+  m.inertia *= density;
+  return m;
 }
 
 bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction, Real& fraction,
                     Vec3& normal) const {
   if (hull_) return rayHull(*hull_, origin, direction, maxFraction, fraction, normal);
+  if (compound_) {
+    // The nearest child hit; ties to the lower child.
+    bool hit = false;
+    for (const CompoundChild& c : compound_->children) {
+      Real t;
+      Vec3 n;
+      if (!c.shape.rayCast(c.local.applyInverse(origin), c.local.rotateInverse(direction),
+                           hit ? fraction : maxFraction, t, n) ||
+          (hit && !(t < fraction)))
+        continue;
+      hit = true;
+      fraction = t;
+      normal = c.local.rotate(n);
+    }
+    return hit;
+  }
   return rayRound(round_->points[0], round_->points[round_->count - 1], round_->radius, origin,
                   direction, maxFraction, fraction, normal);
 }
 
-Real Shape::roundRadiusAboutOrigin() const {
+Real Shape::radiusAboutOrigin() const {
+  if (compound_) return radiusAbout(Vec3(0.0));
   Real r = 0.0;
   for (int i = 0; i < round_->count; ++i) r = std::max(r, glm::length(round_->points[i]));
   return r + round_->radius;
 }
 
 Aabb Shape::bounds(const Transform& xf) const {
+  if (compound_) {
+    const auto& children = compound_->children;
+    Aabb box = children[0].shape.bounds(compose(xf, children[0].local));
+    for (size_t i = 1; i < children.size(); ++i)
+      box = merge(box, children[i].shape.bounds(compose(xf, children[i].local)));
+    return box;
+  }
   if (round_) {
     const Vec3 r(round_->radius);
     Aabb box{xf.apply(round_->points[0]) - r, xf.apply(round_->points[0]) + r};
@@ -181,6 +215,12 @@ Aabb Shape::bounds(const Transform& xf) const {
 }
 
 Real Shape::radiusAbout(const Vec3& localPoint) const {
+  if (compound_) {
+    Real r = 0.0;
+    for (const CompoundChild& c : compound_->children)
+      r = std::max(r, c.shape.radiusAbout(c.local.applyInverse(localPoint)));
+    return r;
+  }
   if (round_) {
     Real r = 0.0;
     for (int i = 0; i < round_->count; ++i)
@@ -239,6 +279,58 @@ Expected<Shape> makeCapsule(Real radius, Real halfHeight) {
   core->count = 2;
   core->radius = radius;
   return Shape(ShapeType::Capsule, std::move(core));
+}
+
+Expected<Shape> makeCompound(std::span<const CompoundChild> children) {
+  using E = Expected<Shape>;
+  if (children.empty()) return E::failure("makeCompound: no children (expected at least one)");
+  if (children.size() > 65535)
+    return E::failure("makeCompound: " + std::to_string(children.size()) +
+                      " children (at most 65535)");
+  auto c = std::make_shared<Compound>();
+  c->children.reserve(children.size());
+  for (size_t i = 0; i < children.size(); ++i) {
+    const std::string at = "makeCompound: child " + std::to_string(i) + ": ";
+    CompoundChild child = children[i];
+    if (!child.shape) return E::failure(at + "empty shape");
+    if (!child.shape.isConvex())
+      return E::failure(at + "a " + shapeTypeName(child.shape.type()) +
+                        " (expected a hull, sphere or capsule)");
+    const Quat& q = child.local.rotation;
+    if (!isFinite(child.local.position) ||
+        !(std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z)))
+      return E::failure(at + "pose is not finite");
+    const Real qn = glm::length(q);
+    if (!(qn > 1e-12)) return E::failure(at + "orientation is a zero quaternion");
+    child.local.rotation = q / qn;
+    c->children.push_back(std::move(child));
+  }
+  // Mass at unit density: the children's masses and centres summed, then each child's inertia
+  // turned into the compound's axes and moved to the common centre (parallel-axis theorem).
+  MassProperties& m = c->unitMass;
+  Vec3 moment(0.0);
+  for (const CompoundChild& child : c->children) {
+    const MassProperties cm = child.shape.massProperties(1.0);
+    m.volume += cm.volume;
+    m.mass += cm.mass;
+    moment += cm.mass * child.local.apply(cm.centerOfMass);
+  }
+  m.centerOfMass = moment / m.mass;
+  m.inertia = Mat3(0.0);
+  for (const CompoundChild& child : c->children) {
+    const MassProperties cm = child.shape.massProperties(1.0);
+    const Mat3 r = glm::mat3_cast(child.local.rotation);
+    const Vec3 d = child.local.apply(cm.centerOfMass) - m.centerOfMass;
+    m.inertia += r * cm.inertia * glm::transpose(r) +
+                 cm.mass * (glm::dot(d, d) * Mat3(1.0) - glm::outerProduct(d, d));
+  }
+  for (const CompoundChild& child : c->children) {
+    c->childBounds.push_back(child.shape.bounds(child.local));
+    for (const Vec3& p : child.shape.support().points)
+      c->corePoints.push_back(child.local.apply(p));
+  }
+  c->tree = StaticBvh(c->childBounds);
+  return Shape(std::shared_ptr<const Compound>(std::move(c)));
 }
 
 Expected<Shape> makeHull(std::span<const Vec3> points) {
