@@ -147,7 +147,7 @@ TEST_CASE("the child broad-phase finds what brute force finds", "[compound]") {
     const Shape& other = others[trial % 4];
     std::vector<ChildContact> got;
     collideChildren(compound, xa, other, xb, 0.05, settings, got);
-    std::set<uint32_t> want;
+    std::set<uint64_t> want;
     const std::vector<CompoundChild>& otherChildren =
         other.compound() ? other.compound()->children
                          : std::vector<CompoundChild>{{other, Transform{}}};
@@ -156,9 +156,9 @@ TEST_CASE("the child broad-phase finds what brute force finds", "[compound]") {
         const CollideResult r =
             collide(row[i].shape, compose(xa, row[i].local), otherChildren[j].shape,
                     compose(xb, otherChildren[j].local), 0.05, settings);
-        if (r.pointCount > 0) want.insert(static_cast<uint32_t>(i << 16 | j));
+        if (r.pointCount > 0) want.insert(static_cast<uint64_t>(i) << 32 | j);
       }
-    std::set<uint32_t> keys;
+    std::set<uint64_t> keys;
     for (size_t k = 0; k < got.size(); ++k) {
       keys.insert(got[k].key);
       if (k > 0) CHECK(got[k - 1].key < got[k].key);

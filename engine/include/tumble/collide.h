@@ -63,17 +63,31 @@ CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const
 
 /// The contact of one pair of convex children (collideChildren).
 struct ChildContact {
-  uint32_t key = 0;  ///< A's child index << 16 | B's (0 for a convex shape, its only child)
+  /// A's child << 32 | B's: a compound's child index, a mesh's or height field's triangle index,
+  /// 0 for a convex shape (its own only child).
+  uint64_t key = 0;
   Real radiusA = 0.0, radiusB = 0.0;  ///< m, the two children's round radii
   CollideResult result;               ///< with at least one point
 };
 
 /// Contacts of any two shapes: collide() on every pair of convex children within reach (a
 /// convex shape is its own only child; a compound's children near the other shape are found
-/// through its tree), the pairs with points appended to `out` in increasing key order. Each
+/// through its tree, a mesh's or height field's triangles through its tree or grid, each met by
+/// collideTriangle), the pairs with points appended to `out` in increasing key order. Two static
+/// kinds (mesh, height field) give nothing. Each
 /// result is in world space under xa and xb, its normal from A's child to B's.
 void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
                      Real speculative, const Settings& settings, std::vector<ChildContact>& out);
+
+/// One triangle (of a mesh or height field posed by `xt`) against a convex shape B: one-sided (B
+/// with its origin behind the triangle's plane gives nothing), GJK on the triangle and B's core
+/// (EPA for a hull core in overlap; the face normal for a point or segment core through it); a
+/// contact found on an inactive edge or vertex (TriangleRef::active) takes the face normal. Up to
+/// four points: B's face clipped to the triangle's prism, or the triangle to B's face, or a
+/// capsule's segment to the prism; else the closest points. The normal points from the triangle
+/// to B.
+CollideResult collideTriangle(const TriangleRef& triangle, const Transform& xt, const Shape& b,
+                              const Transform& xb, Real speculative, const Settings& settings);
 
 /// The general path for any two shapes, the reference the closed forms are tested against: GJK on
 /// the cores (EPA when they overlap), the radii subtracted, one point at the closest features.

@@ -53,9 +53,10 @@ struct Manifold {
   ContactPose found;                     ///< the pose of the last narrow phase (recycling)
   bool overlapping = false;  ///< GJK's verdict for the shapes (not the speculative points)
   Real distance = 0.0;       ///< m, GJK distance when separated, minus EPA depth when overlapping
-  /// Which children touch (ChildContact::key: A's child << 16 | B's; 0 between convex shapes):
-  /// a pair of bodies has one manifold per touching pair of children.
-  uint32_t key = 0;
+  /// Which children touch (ChildContact::key: A's child << 32 | B's, a child being a compound's
+  /// child or a mesh's triangle; 0 between convex shapes): a pair of bodies has one manifold per
+  /// touching pair of children.
+  uint64_t key = 0;
   /// m, the round radii of the touching children (spheres, capsules; 0 for hulls): the solver
   /// measures their separation from the cores.
   float radiusA = 0.0f, radiusB = 0.0f;

@@ -15,6 +15,7 @@
 #include "tumble/aabb.h"
 #include "tumble/hull.h"
 #include "tumble/math.h"
+#include "tumble/mesh.h"
 #include "tumble/result.h"
 #include "tumble/static_bvh.h"
 #include "tumble/support.h"
@@ -23,13 +24,13 @@ namespace tumble {
 
 /// The kinds of shape. New kinds are appended (the narrow phase's dispatch table is indexed by
 /// these values).
-enum class ShapeType { Hull, Sphere, Capsule, Compound };
+enum class ShapeType { Hull, Sphere, Capsule, Compound, Mesh, HeightField };
 
 /// Number of ShapeType values.
-inline constexpr int kShapeTypeCount = 4;
+inline constexpr int kShapeTypeCount = 6;
 
 /// The name of a kind as scene files and messages write it: "hull", "sphere", "capsule",
-/// "compound".
+/// "compound", "mesh", "heightfield".
 const char* shapeTypeName(ShapeType type);
 
 /// The core and radius of a sphere or capsule (shared, immutable).
@@ -57,14 +58,23 @@ class Shape {
   /// A compound; see makeCompound.
   explicit Shape(std::shared_ptr<const Compound> compound)
       : type_(ShapeType::Compound), compound_(std::move(compound)) {}
+  /// A static triangle mesh; see makeMesh.
+  explicit Shape(std::shared_ptr<const TriangleMesh> mesh)
+      : type_(ShapeType::Mesh), mesh_(std::move(mesh)) {}
+  /// A static height field; see makeHeightField.
+  explicit Shape(std::shared_ptr<const HeightField> field)
+      : type_(ShapeType::HeightField), field_(std::move(field)) {}
 
   ShapeType type() const { return type_; }
   /// True when the shape has geometry.
   explicit operator bool() const {
-    return hull_ != nullptr || round_ != nullptr || compound_ != nullptr;
+    return hull_ != nullptr || round_ != nullptr || compound_ != nullptr || mesh_ != nullptr ||
+           field_ != nullptr;
   }
   /// True for the convex kinds (hull, sphere, capsule): one core and a radius.
-  bool isConvex() const { return compound_ == nullptr; }
+  bool isConvex() const { return hull_ != nullptr || round_ != nullptr; }
+  /// True for the kinds only a static body may have (mesh, height field): no volume, no mass.
+  bool isStaticOnly() const { return mesh_ != nullptr || field_ != nullptr; }
 
   /// The hull of a Hull shape; null for other kinds and for an empty shape.
   const ConvexHull* hull() const { return hull_.get(); }
@@ -73,6 +83,11 @@ class Shape {
 
   /// The children of a Compound shape; null for other kinds.
   const Compound* compound() const { return compound_.get(); }
+
+  /// The triangles of a Mesh shape; null for other kinds.
+  const TriangleMesh* mesh() const { return mesh_.get(); }
+  /// The grid of a HeightField shape; null for other kinds.
+  const HeightField* heightField() const { return field_.get(); }
 
   /// The core and radius of a Sphere or Capsule shape; null for other kinds.
   const RoundCore* round() const { return round_.get(); }
@@ -114,6 +129,8 @@ class Shape {
   std::shared_ptr<const ConvexHull> hull_;
   std::shared_ptr<const RoundCore> round_;
   std::shared_ptr<const Compound> compound_;
+  std::shared_ptr<const TriangleMesh> mesh_;
+  std::shared_ptr<const HeightField> field_;
 };
 
 /// One child of a compound: a convex shape placed by `local` in the compound's frame.
@@ -147,6 +164,16 @@ Expected<Shape> makeCapsule(Real radius, Real halfHeight);
 /// A compound of convex children (1 to 65535; each a hull, sphere or capsule, its pose finite
 /// with a non-zero quaternion, normalised here). Fails naming the child that is not.
 Expected<Shape> makeCompound(std::span<const CompoundChild> children);
+
+/// A static mesh of `triangles` (vertex indices, counter-clockwise seen from the front) over
+/// `vertices` (local, m). Fails naming the first bad triangle or vertex: an index out of range,
+/// zero area (below 1e-12 of the mesh's size squared), a non-finite vertex, no triangles.
+Expected<Shape> makeMesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles);
+
+/// A static height field of heights[r][c] (rows along z, columns along x; at least 2 x 2, every
+/// row as long, finite), points spaced dx along x and dz along z (finite, > 0); the local origin
+/// is point (0, 0). Fails naming the row or value that is not.
+Expected<Shape> makeHeightField(const std::vector<std::vector<Real>>& heights, Real dx, Real dz);
 
 /// The convex hull of `points` (body-local, m) as a shape; fails as ConvexHull::build does
 /// (fewer than 4 points, all in a plane, non-finite values).

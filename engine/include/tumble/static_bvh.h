@@ -5,6 +5,7 @@
 /// shared by bodies and threads. The dynamic AabbTree (aabb_tree.h) is for moving proxies.
 
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tumble/aabb.h"
@@ -22,6 +23,11 @@ class StaticBvh {
   /// first).
   template <class Visit>
   void query(const Aabb& box, Visit&& visit) const;
+
+  /// Calls `visit(i)` for every box i the ray origin + t direction, t in [0, maxT], crosses
+  /// (clipped as it goes: `visit` returns the new maxT, at most the one it was given).
+  template <class Visit>
+  void rayQuery(const Vec3& origin, const Vec3& direction, Real maxT, Visit&& visit) const;
 
   /// The union of all boxes (an empty tree: a default Aabb).
   Aabb bounds() const { return nodes_.empty() ? Aabb{} : nodes_[0].box; }
@@ -57,6 +63,45 @@ void StaticBvh::query(const Aabb& box, Visit&& visit) const {
     if (!n.box.overlaps(box)) continue;
     if (n.left < 0) {
       visit(n.right);
+      continue;
+    }
+    stack[top++] = n.right;
+    stack[top++] = n.left;
+  }
+}
+
+// Slab test: does the ray cross `box` within [0, maxT]? (invDir[k] is unused where dir[k] is 0.)
+inline bool rayCrossesBox(const Aabb& box, const Vec3& origin, const Vec3& dir, const Vec3& invDir,
+                          Real maxT) {
+  Real t0 = 0.0, t1 = maxT;
+  for (int k = 0; k < 3; ++k) {
+    if (dir[k] == 0.0) {
+      if (origin[k] < box.lower[k] || origin[k] > box.upper[k]) return false;
+      continue;
+    }
+    Real a = (box.lower[k] - origin[k]) * invDir[k], b = (box.upper[k] - origin[k]) * invDir[k];
+    if (a > b) std::swap(a, b);
+    if (a > t0) t0 = a;
+    if (b < t1) t1 = b;
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+template <class Visit>
+void StaticBvh::rayQuery(const Vec3& origin, const Vec3& direction, Real maxT,
+                         Visit&& visit) const {
+  if (nodes_.empty()) return;
+  Vec3 inv;
+  for (int k = 0; k < 3; ++k) inv[k] = direction[k] != 0.0 ? 1.0 / direction[k] : 0.0;
+  int stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& n = nodes_[stack[--top]];
+    if (!rayCrossesBox(n.box, origin, direction, inv, maxT)) continue;
+    if (n.left < 0) {
+      maxT = visit(n.right);
       continue;
     }
     stack[top++] = n.right;

@@ -20,6 +20,9 @@ std::string vecText(const Vec3& v) {
 Expected<Body> makeBody(const BodyDef& def) {
   using E = Expected<Body>;
   if (!def.shape) return E::failure("body: shape is empty (expected a hull, sphere or capsule)");
+  if (def.shape.isStaticOnly() && def.type != BodyType::Static)
+    return E::failure(std::string("body: a ") + shapeTypeName(def.shape.type()) +
+                      " is static only (a dynamic concave body is a compound)");
   if (def.shape.hull() && def.shape.hull()->vertices().size() < 4)
     return E::failure("body: shape has fewer than 4 vertices");
   if (!isFinite(def.position))

@@ -20,6 +20,10 @@ const char* shapeTypeName(ShapeType type) {
       return "capsule";
     case ShapeType::Compound:
       return "compound";
+    case ShapeType::Mesh:
+      return "mesh";
+    case ShapeType::HeightField:
+      return "heightfield";
   }
   return "unknown";
 }
@@ -29,6 +33,14 @@ SupportShape Shape::support() const {
   SupportShape s;
   if (compound_) {
     s.points = compound_->corePoints;
+    return s;
+  }
+  if (mesh_) {
+    s.points = mesh_->vertices;
+    return s;
+  }
+  if (field_) {
+    s.points = std::span<const Vec3>(field_->corners, 8);
     return s;
   }
   s.points = std::span<const Vec3>(round_->points, static_cast<size_t>(round_->count));
@@ -150,15 +162,75 @@ MassProperties roundMass(const RoundCore& c, Real density) {
 MassProperties Shape::massProperties(Real density) const {
   if (hull_) return hull_->massProperties(density);
   if (round_) return roundMass(*round_, density);
+  if (!compound_) return MassProperties{};  // meshes and height fields: static, no volume
   MassProperties m = compound_->unitMass;
   m.mass *= density;
   m.inertia *= density;
   return m;
 }
 
+namespace {
+
+// The box of `local` (a local box) under `xf`: its eight corners moved.
+Aabb movedBox(const Aabb& local, const Transform& xf) {
+  Aabb box{xf.apply(local.lower), xf.apply(local.lower)};
+  for (int k = 1; k < 8; ++k) {
+    const Vec3 p =
+        xf.apply(Vec3(k & 1 ? local.upper.x : local.lower.x, k & 2 ? local.upper.y : local.lower.y,
+                      k & 4 ? local.upper.z : local.lower.z));
+    box.lower = glm::min(box.lower, p);
+    box.upper = glm::max(box.upper, p);
+  }
+  return box;
+}
+
+// Ray against one triangle, either side (Moller and Trumbore 1997); the normal faces the ray.
+bool rayTriangle(const TriangleRef& t, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
+                 Vec3& nHit) {
+  const Vec3 e1 = t.v[1] - t.v[0], e2 = t.v[2] - t.v[0];
+  const Vec3 p = glm::cross(d, e2);
+  const Real det = glm::dot(e1, p);
+  if (det == 0.0) return false;
+  const Real inv = 1.0 / det;
+  const Vec3 s = o - t.v[0];
+  const Real u = glm::dot(s, p) * inv;
+  if (u < 0.0 || u > 1.0) return false;
+  const Vec3 q = glm::cross(s, e1);
+  const Real v = glm::dot(d, q) * inv;
+  if (v < 0.0 || u + v > 1.0) return false;
+  const Real hit = glm::dot(e2, q) * inv;
+  if (hit < 0.0 || hit > maxT) return false;
+  tHit = hit;
+  nHit = glm::dot(t.normal, d) < 0.0 ? t.normal : -t.normal;
+  return true;
+}
+
+}  // namespace
+
 bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction, Real& fraction,
                     Vec3& normal) const {
   if (hull_) return rayHull(*hull_, origin, direction, maxFraction, fraction, normal);
+  if (mesh_ || field_) {
+    bool hit = false;
+    auto test = [&](const TriangleRef& t) {
+      Real th;
+      Vec3 nh;
+      if (rayTriangle(t, origin, direction, hit ? fraction : maxFraction, th, nh) &&
+          (!hit || th < fraction))
+        hit = true, fraction = th, normal = nh;
+    };
+    if (mesh_) {
+      mesh_->tree.rayQuery(origin, direction, maxFraction, [&](int i) {
+        test(mesh_->triangle(static_cast<uint32_t>(i)));
+        return hit ? fraction : maxFraction;
+      });
+    } else {
+      Aabb box{origin, origin};
+      box = merge(box, Aabb{origin + maxFraction * direction, origin + maxFraction * direction});
+      field_->forTriangles(box, test);
+    }
+    return hit;
+  }
   if (compound_) {
     // The nearest child hit; ties to the lower child.
     bool hit = false;
@@ -180,13 +252,15 @@ bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction,
 }
 
 Real Shape::radiusAboutOrigin() const {
-  if (compound_) return radiusAbout(Vec3(0.0));
+  if (!round_) return radiusAbout(Vec3(0.0));
   Real r = 0.0;
   for (int i = 0; i < round_->count; ++i) r = std::max(r, glm::length(round_->points[i]));
   return r + round_->radius;
 }
 
 Aabb Shape::bounds(const Transform& xf) const {
+  if (mesh_) return movedBox(mesh_->box, xf);
+  if (field_) return movedBox(field_->box, xf);
   if (compound_) {
     const auto& children = compound_->children;
     Aabb box = children[0].shape.bounds(compose(xf, children[0].local));
@@ -215,6 +289,17 @@ Aabb Shape::bounds(const Transform& xf) const {
 }
 
 Real Shape::radiusAbout(const Vec3& localPoint) const {
+  if (mesh_ || field_) {
+    const Aabb& b = mesh_ ? mesh_->box : field_->box;
+    Real r2 = 0.0;
+    for (int k = 0; k < 8; ++k) {
+      const Vec3 d = Vec3(k & 1 ? b.upper.x : b.lower.x, k & 2 ? b.upper.y : b.lower.y,
+                          k & 4 ? b.upper.z : b.lower.z) -
+                     localPoint;
+      r2 = std::max(r2, glm::dot(d, d));
+    }
+    return std::sqrt(r2);
+  }
   if (compound_) {
     Real r = 0.0;
     for (const CompoundChild& c : compound_->children)
