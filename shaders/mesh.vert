@@ -1,7 +1,8 @@
 #version 330 core
-// Hull faces, instanced: one draw per hull mesh, each instance with its own model matrix (a rigid
-// transform) and colour. The flat face normal goes to the lighting, the edge coordinates to the
-// outline (hull_mesh.h).
+// Body faces, instanced: one draw per mesh, each instance with its own model matrix (a rigid
+// transform) and colour. The normal (a hull's flat face normal, a sphere's or capsule's smooth
+// per-vertex normal, interpolated) goes to the lighting, the edge coordinates to the outline
+// (hull_mesh.h, shape_mesh.h).
 layout(location = 0) in vec3 aPosition;
 layout(location = 1) in vec3 aNormal;
 layout(location = 2) in mat4 aModel;  // locations 2-5, per instance

@@ -210,9 +210,15 @@ void App::drawView() {
   if (ImGui::Checkbox("vsync", &ui_.vsync) && !options_.headless)
     SDL_GL_SetSwapInterval(ui_.vsync ? 1 : 0);
   DebugToggles& d = ui_.debug;
-  ImGui::Checkbox("hull faces", &d.faces);
+  ImGui::Checkbox("faces", &d.faces);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the bodies' surfaces: hulls flat shaded, spheres and capsules smooth");
   ImGui::SameLine(190.0f);
-  ImGui::Checkbox("hull edges", &d.edges);
+  ImGui::Checkbox("edges", &d.edges);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "hull edges, a sphere's equator and meridian, a capsule's rims and meridian; with the "
+        "faces off, wireframes: hull edges, a round shape's core and the circles at its radius");
   ImGui::Checkbox("AABBs", &d.aabbs);
   ImGui::SameLine(190.0f);
   ImGui::Checkbox("broad-phase tree", &d.tree);

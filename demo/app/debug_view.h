@@ -29,8 +29,8 @@ class DebugView final : public DebugDraw {
  public:
   explicit DebugView(Renderer& renderer) : renderer_(renderer) {}
 
-  /// Draws `world` with `toggles` (everything but the hull faces and edges, which the renderer
-  /// draws with the bodies).
+  /// Draws `world` with `toggles` (everything but the bodies' faces and edges, which the renderer
+  /// draws with the bodies' meshes).
   void draw(const World& world, const DebugToggles& toggles);
 
   /// Follows the cross-check log `file` (JSON Lines): new lines since the last call become

@@ -10,10 +10,11 @@ namespace tumble::demo {
 
 /// Float geometry of one body in its local frame.
 struct MeshData {
-  /// Interleaved position (x, y, z), normal (x, y, z) and edge coordinates (e0, e1, e2), three
-  /// vertices per triangle. Edge coordinates are the triangle's barycentric coordinates, plus 1
-  /// on the component opposite an edge inside the polygon (a fan diagonal): the distance to the
-  /// nearest polygon edge is then min(e0, e1, e2) in barycentric units.
+  /// Interleaved position (x, y, z), normal (x, y, z: a hull's face normal, a round shape's
+  /// surface normal at the vertex) and edge coordinates (e0, e1, e2), three vertices per triangle.
+  /// Edge coordinates are the triangle's barycentric coordinates, plus 1 on the component opposite
+  /// an edge inside the polygon (a fan diagonal): the distance to the nearest polygon edge is then
+  /// min(e0, e1, e2) in barycentric units.
   std::vector<float> triangles;
   /// Position (x, y, z) pairs, two per edge.
   std::vector<float> lines;

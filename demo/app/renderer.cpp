@@ -265,7 +265,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
       glDrawArraysInstanced(GL_TRIANGLES, 0, g.triangleVertices, count);
       ++calls;
     } else if (drawEdges_) {
-      // Wireframe only: the hull's edges as lines.
+      // Wireframe only: the mesh's lines (a hull's edges, a round shape's core and circles).
       glUseProgram(edgeProgram_);
       glUniformMatrix4fv(edgeViewProj_, 1, GL_FALSE, glm::value_ptr(viewProj));
       glUniform4fv(edgeColor_, 1, glm::value_ptr(kEdgeColor));

@@ -1,5 +1,6 @@
 #pragma once
-// Draws bodies (flat-shaded hull meshes with edge outlines, one directional light) and the ground
+// Draws bodies (flat-shaded hull meshes and smooth sphere and capsule meshes, shape_mesh.h, with
+// edge outlines, one directional light) and the ground
 // grid with OpenGL 3.3 core. Scenes talk to it through meshes and a per-frame draw queue, never
 // through GL.
 #include <filesystem>
@@ -49,7 +50,8 @@ class Renderer {
   /// Queues a small three-axis cross of half-size `size` metres at `p`.
   void drawCross(const glm::vec3& p, float size, const glm::vec4& color);
 
-  /// Whether render() draws hull faces and hull edges (debug toggles); both on by default.
+  /// Whether render() draws the meshes' faces and their edges (outlines on the faces, or the
+  /// meshes' lines when the faces are off) (debug toggles); both on by default.
   void setBodyStyle(bool faces, bool edges) {
     drawFaces_ = faces;
     drawEdges_ = edges;

@@ -27,8 +27,8 @@ struct SampleContext {
   Renderer& renderer;                   ///< meshes and the per-frame draw queue
   OrbitCamera& camera;                  ///< a scene may place it in create()
   const std::filesystem::path& assets;  ///< the assets/ folder (shapes, scenes)
-  /// The shapes of assets/shapes/ by name, and the one the user picked to spawn (remembered
-  /// between runs).
+  /// The shapes of assets/shapes/ by name, and the one the user picked to spawn (one of them or a
+  /// round kind WorldSample offers beside them; remembered between runs).
   const std::vector<std::string>& shapeNames;
   std::string& spawnShape;
   bool dimSleeping = true;  ///< draw sleeping bodies darker (debug toggle)

@@ -13,8 +13,8 @@ namespace tumble::demo {
 
 /// Debug drawing toggles (see debug_view.h).
 struct DebugToggles {
-  bool faces = true;        ///< hull faces, flat shaded
-  bool edges = true;        ///< hull edges
+  bool faces = true;        ///< body surfaces (hulls flat shaded, round shapes smooth)
+  bool edges = true;        ///< hull edges and round shapes' outline circles (shape_mesh.h)
   bool aabbs = false;       ///< broad-phase leaf boxes
   bool tree = false;        ///< internal nodes of the broad-phase tree
   bool contacts = false;    ///< contact points

@@ -6,6 +6,7 @@
 #include <SDL.h>
 #include <imgui.h>
 
+#include "shape_mesh.h"
 #include "tumble/shape_file.h"
 
 namespace tumble::demo {
@@ -16,6 +17,13 @@ constexpr Real kShootSpeed = 25.0;  // m/s
 constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f, 0.66f, 0.45f),
                                  glm::vec3(0.35f, 0.52f, 0.86f), glm::vec3(0.85f, 0.75f, 0.30f),
                                  glm::vec3(0.70f, 0.40f, 0.75f), glm::vec3(0.35f, 0.75f, 0.78f)};
+// The round kinds the spawn menu offers beside assets/shapes (whose "capsule" is a hull), and
+// their sizes (m): a ball as wide as the unit box, a capsule 1.4 m tall.
+constexpr const char* kSpawnSphere = "round_sphere";
+constexpr const char* kSpawnCapsule = "round_capsule";
+constexpr Real kSpawnSphereRadius = 0.5;
+constexpr Real kSpawnCapsuleRadius = 0.3;
+constexpr Real kSpawnCapsuleHalfHeight = 0.4;
 constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
 const ImVec4 kErrorColor(1.0f, 0.45f, 0.4f, 1.0f);
 
@@ -96,9 +104,13 @@ void WorldSample::drawPanel(SampleContext& ctx) {
   if (ImGui::Button("spawn (V)")) spawn(ctx, false);
   ImGui::SameLine();
   if (ImGui::Button("shoot (B)")) spawn(ctx, true);
-  if (!ctx.shapeNames.empty() && ImGui::BeginCombo("spawn shape", ctx.spawnShape.c_str())) {
+  if (ImGui::BeginCombo("spawn shape", ctx.spawnShape.c_str())) {
+    // The hulls of assets/shapes, then the engine's round kinds.
     for (const std::string& name : ctx.shapeNames)
       if (ImGui::Selectable(name.c_str(), name == ctx.spawnShape)) ctx.spawnShape = name;
+    if (!ctx.shapeNames.empty()) ImGui::Separator();
+    for (const char* name : {kSpawnSphere, kSpawnCapsule})
+      if (ImGui::Selectable(name, ctx.spawnShape == name)) ctx.spawnShape = name;
     ImGui::EndCombo();
   }
   if (!stepError_.empty()) wrappedError(stepError_);
@@ -155,22 +167,47 @@ std::optional<Aabb> WorldSample::bounds() const {
 }
 
 MeshId WorldSample::meshFor(SampleContext& ctx, const Shape& shape) {
-  const auto it = meshes_.find(shape.hull());
-  if (it != meshes_.end()) return it->second;
-  const MeshId id = ctx.renderer.addMesh(hullMesh(*shape.hull()));
-  meshes_.emplace(shape.hull(), id);
-  shapes_.push_back(shape);
+  if (const ConvexHull* hull = shape.hull()) {
+    const auto it = hullMeshes_.find(hull);
+    if (it != hullMeshes_.end()) return it->second;
+    const MeshId id = ctx.renderer.addMesh(hullMesh(*hull));
+    hullMeshes_.emplace(hull, id);
+    shapes_.push_back(shape);
+    return id;
+  }
+  const RoundCore* core = shape.round();
+  if (!core) return -1;  // a kind with no mesh: not drawn
+  // Spheres and capsules by value: equal ones share a mesh, so a heap of them is one draw.
+  const RoundKey key{static_cast<Real>(shape.type()),
+                     core->radius,
+                     core->points[0].x,
+                     core->points[0].y,
+                     core->points[0].z,
+                     core->points[1].x,
+                     core->points[1].y,
+                     core->points[1].z};
+  const auto it = roundMeshes_.find(key);
+  if (it != roundMeshes_.end()) return it->second;
+  const MeshId id = ctx.renderer.addMesh(shapeMesh(shape));
+  roundMeshes_.emplace(key, id);
   return id;
 }
 
 Shape WorldSample::spawnShape(SampleContext& ctx) {
   if (auto it = spawnShapes_.find(ctx.spawnShape); it != spawnShapes_.end()) return it->second;
-  auto def = loadShapeFile(ctx.assets / "shapes" / (ctx.spawnShape + ".json"));
-  if (!def) {
-    error_ = def.error();
-    return {};
+  Expected<Shape> shape = Expected<Shape>::failure("");
+  if (ctx.spawnShape == kSpawnSphere) {
+    shape = makeSphere(kSpawnSphereRadius);
+  } else if (ctx.spawnShape == kSpawnCapsule) {
+    shape = makeCapsule(kSpawnCapsuleRadius, kSpawnCapsuleHalfHeight);
+  } else {
+    auto def = loadShapeFile(ctx.assets / "shapes" / (ctx.spawnShape + ".json"));
+    if (!def) {
+      error_ = def.error();
+      return {};
+    }
+    shape = makeHull(def->points);
   }
-  auto shape = makeHull(def->points);
   if (!shape) {
     error_ = ctx.spawnShape + ": " + shape.error();
     return {};

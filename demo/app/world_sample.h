@@ -3,6 +3,7 @@
 // subclass only builds its world; this class steps it, draws it, picks and drags bodies with the
 // mouse, drops (D), spawns (V) and shoots (B) bodies, shows the "World" section of the panel and
 // frames the camera on the bodies in the part of the window the panel leaves free.
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -76,8 +77,11 @@ class WorldSample : public Sample {
   std::string description_;
   std::string error_;      // the last drop or spawn that failed
   std::string stepError_;  // settings or step refused by the world, until a step succeeds
-  std::map<const ConvexHull*, MeshId> meshes_;
-  std::vector<Shape> shapes_;  // keeps the mesh keys alive and unique
+  // A sphere's or capsule's kind, radius and core points: equal round shapes share a mesh.
+  using RoundKey = std::array<Real, 8>;
+  std::map<const ConvexHull*, MeshId> hullMeshes_;
+  std::vector<Shape> shapes_;  // keeps the hull keys alive and unique
+  std::map<RoundKey, MeshId> roundMeshes_;
   std::map<std::string, Shape> spawnShapes_;
   BodyDef dropTemplate_;
   int dropped_ = 0;
