@@ -1,0 +1,279 @@
+// Issue 14's benchmarks, Tumble beside Bullet on the same bodies, printed, never asserted:
+//  - round heaps: bench_heap's layout (a 200 m ground, N bodies of 1 kg in layers of 100, random
+//    orientations, friction 0.5) with spheres of radius 0.5 or capsules of radius 0.3 and half
+//    height 0.4 (btSphereShape, btCapsuleShape);
+//  - terrain: the 1000 hulls of bench_heap's hull20 heap poured onto a 256 x 256 height field of
+//    smooth hills (1 m cells; btHeightfieldTerrainShape), and onto the same surface as a triangle
+//    mesh of 131,072 triangles (btBvhTriangleMeshShape).
+// 600 steps of 1/60 s; thread CPU time; each step's least time over TUMBLE_BENCH_REPEATS runs
+// (default 3); mean, p99 and worst ms per step, the ratios, and the bodies still moving faster
+// than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap.
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <btBulletDynamicsCommon.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tumble/scene.h"
+#include "tumble/world.h"
+
+namespace {
+
+using tumble::Real;
+using tumble::Vec3;
+
+constexpr int kSteps = 600;
+constexpr Real kDt = 1.0 / 60.0;
+constexpr int kGrid = 257;  // points per side: 256 x 256 cells
+
+Real threadMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<Real>(ts.tv_sec) * 1e3 + static_cast<Real>(ts.tv_nsec) * 1e-6;
+}
+
+struct Result {
+  std::vector<Real> stepMs;
+  int moving = 0, bodies = 0;
+  Real mean() const {
+    Real m = 0.0;
+    for (Real x : stepMs) m += x / static_cast<Real>(stepMs.size());
+    return m;
+  }
+  Real quantile(Real q) const {
+    std::vector<Real> s = stepMs;
+    std::sort(s.begin(), s.end());
+    return s[std::min(s.size() - 1, static_cast<size_t>(q * static_cast<Real>(s.size())))];
+  }
+};
+
+enum class Kind { Spheres, Capsules, FieldHulls, MeshHulls };
+
+Real terrain(Real x, Real z) {
+  return 2.0 * std::sin(0.11 * x) * std::cos(0.07 * z) + 0.7 * std::sin(0.31 * x + 0.2 * z);
+}
+
+// The bodies: bench_heap's heap (its ground dropped for the terrain kinds, the heap lifted above
+// the terrain's middle).
+std::vector<tumble::BodyDef> bodies(Kind kind, int n) {
+  std::vector<tumble::BodyDef> defs;
+  tumble::appendHeap(defs, kind == Kind::FieldHulls || kind == Kind::MeshHulls, n, 1);
+  if (kind == Kind::Spheres || kind == Kind::Capsules) {
+    const tumble::Shape round = kind == Kind::Spheres ? *tumble::makeSphere(0.5)
+                                                      : *tumble::makeCapsule(0.3, 0.4);
+    for (size_t i = 1; i < defs.size(); ++i) {
+      defs[i].shape = round;
+      defs[i].density = 1.0 / round.massProperties(1.0).volume;
+    }
+    return defs;
+  }
+  defs.erase(defs.begin());
+  for (auto& d : defs) d.position += Vec3(128.0, 6.0 + terrain(128.0, 128.0), 128.0);
+  return defs;
+}
+
+std::vector<std::vector<Real>> heights() {
+  std::vector<std::vector<Real>> h(kGrid, std::vector<Real>(kGrid));
+  for (int r = 0; r < kGrid; ++r)
+    for (int c = 0; c < kGrid; ++c) h[r][c] = terrain(c, r);
+  return h;
+}
+
+// The height field's triangles as a mesh (the same triangulation, vertex for vertex).
+void meshOf(std::vector<Vec3>& v, std::vector<std::array<int, 3>>& t) {
+  const auto h = heights();
+  for (int r = 0; r < kGrid; ++r)
+    for (int c = 0; c < kGrid; ++c) v.emplace_back(c, h[r][c], r);
+  for (int r = 0; r + 1 < kGrid; ++r)
+    for (int c = 0; c + 1 < kGrid; ++c) {
+      const int p00 = r * kGrid + c, p01 = p00 + 1, p10 = p00 + kGrid, p11 = p10 + 1;
+      t.push_back({p00, p10, p11});
+      t.push_back({p00, p11, p01});
+    }
+}
+
+Result runTumble(Kind kind, int n) {
+  tumble::Settings s;
+  s.dt = kDt;
+  tumble::World world(s);
+  if (kind == Kind::FieldHulls || kind == Kind::MeshHulls) {
+    tumble::BodyDef ground;
+    ground.type = tumble::BodyType::Static;
+    if (kind == Kind::FieldHulls) {
+      ground.shape = *tumble::makeHeightField(heights(), 1.0, 1.0);
+    } else {
+      std::vector<Vec3> v;
+      std::vector<std::array<int, 3>> t;
+      meshOf(v, t);
+      ground.shape = *tumble::makeMesh(std::move(v), std::move(t));
+    }
+    ground.friction = 0.5;
+    (void)world.createBody(ground);
+  }
+  for (const auto& d : bodies(kind, n)) (void)world.createBody(d);
+  Result r;
+  for (int i = 0; i < kSteps; ++i) {
+    const Real c0 = threadMs();
+    (void)world.step(kDt);
+    r.stepMs.push_back(threadMs() - c0);
+  }
+  for (tumble::BodyId id : world.bodyIds()) {
+    const tumble::BodyView b = *world.body(id);
+    if (!b.isDynamic()) continue;
+    ++r.bodies;
+    r.moving += glm::length(b.linearVelocity) > 0.05;
+  }
+  return r;
+}
+
+btVector3 bt(const Vec3& v) { return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z)); }
+
+Result runBullet(Kind kind, int n) {
+  btDefaultCollisionConfiguration config;
+  btCollisionDispatcher dispatcher(&config);
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
+  world.setGravity(btVector3(0, btScalar(-9.81), 0));
+  world.getSolverInfo().m_numIterations = 10;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes;
+  std::vector<std::unique_ptr<btDefaultMotionState>> states;
+  std::vector<std::unique_ptr<btRigidBody>> rigid;
+  std::vector<float> fieldData;
+  std::vector<btScalar> meshVertices;
+  std::vector<int> meshIndices;
+  std::unique_ptr<btTriangleIndexVertexArray> meshArray;
+  auto add = [&](btCollisionShape* shape, const btTransform& xf, btScalar mass) {
+    btVector3 inertia(0, 0, 0);
+    if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+    states.push_back(std::make_unique<btDefaultMotionState>(xf));
+    btRigidBody::btRigidBodyConstructionInfo info(mass, states.back().get(), shape, inertia);
+    info.m_friction = 0.5;
+    rigid.push_back(std::make_unique<btRigidBody>(info));
+    world.addRigidBody(rigid.back().get());
+  };
+  if (kind == Kind::FieldHulls) {
+    const auto h = heights();
+    Real lo = h[0][0], hi = h[0][0];
+    for (const auto& row : h)
+      for (Real x : row) fieldData.push_back(static_cast<float>(x)), lo = std::min(lo, x), hi = std::max(hi, x);
+    auto field = std::make_unique<btHeightfieldTerrainShape>(kGrid, kGrid, fieldData.data(), 1.0f,
+                                                              btScalar(lo), btScalar(hi), 1,
+                                                              PHY_FLOAT, false);
+    // Bullet centres the field on its box: move it back to the corner at the origin.
+    add(field.get(), btTransform(btQuaternion::getIdentity(),
+                                 btVector3(btScalar(0.5 * (kGrid - 1)), btScalar(0.5 * (lo + hi)),
+                                           btScalar(0.5 * (kGrid - 1)))),
+        0);
+    shapes.push_back(std::move(field));
+  } else if (kind == Kind::MeshHulls) {
+    std::vector<Vec3> v;
+    std::vector<std::array<int, 3>> t;
+    meshOf(v, t);
+    for (const Vec3& p : v) meshVertices.insert(meshVertices.end(), {btScalar(p.x), btScalar(p.y), btScalar(p.z)});
+    for (const auto& tri : t) meshIndices.insert(meshIndices.end(), {tri[0], tri[1], tri[2]});
+    meshArray = std::make_unique<btTriangleIndexVertexArray>(
+        static_cast<int>(t.size()), meshIndices.data(), 3 * static_cast<int>(sizeof(int)),
+        static_cast<int>(v.size()), meshVertices.data(), 3 * static_cast<int>(sizeof(btScalar)));
+    auto mesh = std::make_unique<btBvhTriangleMeshShape>(meshArray.get(), true);
+    add(mesh.get(), btTransform::getIdentity(), 0);
+    shapes.push_back(std::move(mesh));
+  }
+  std::map<const void*, btCollisionShape*> shared;
+  for (const auto& d : bodies(kind, n)) {
+    const bool ground = d.type == tumble::BodyType::Static;
+    const auto mp = d.shape.massProperties(1.0);
+    const Vec3 com = ground ? Vec3(0.0) : mp.centerOfMass;
+    btCollisionShape* shape = nullptr;
+    const void* key = d.shape.hull() ? static_cast<const void*>(d.shape.hull())
+                                     : static_cast<const void*>(d.shape.round());
+    if (ground) {
+      shapes.push_back(std::make_unique<btBoxShape>(btVector3(100, 1, 100)));
+      shape = shapes.back().get();
+    } else if (auto it = shared.find(key); it != shared.end()) {
+      shape = it->second;
+    } else {
+      if (kind == Kind::Spheres) {
+        shapes.push_back(std::make_unique<btSphereShape>(btScalar(0.5)));
+      } else if (kind == Kind::Capsules) {
+        shapes.push_back(std::make_unique<btCapsuleShape>(btScalar(0.3), btScalar(0.8)));
+      } else {
+        auto hull = std::make_unique<btConvexHullShape>();
+        for (const Vec3& p : d.shape.hull()->vertices()) hull->addPoint(bt(p - com), false);
+        hull->recalcLocalAabb();
+        shapes.push_back(std::move(hull));
+      }
+      shape = shapes.back().get();
+      shared[key] = shape;
+    }
+    const Vec3 c = d.position + d.orientation * com;
+    add(shape,
+        btTransform(btQuaternion(btScalar(d.orientation.x), btScalar(d.orientation.y),
+                                 btScalar(d.orientation.z), btScalar(d.orientation.w)),
+                    bt(c)),
+        ground ? 0 : 1);
+  }
+  Result r;
+  for (int i = 0; i < kSteps; ++i) {
+    const Real c0 = threadMs();
+    world.stepSimulation(btScalar(kDt), 1, btScalar(kDt));
+    r.stepMs.push_back(threadMs() - c0);
+  }
+  for (auto& b : rigid) {
+    if (b->getInvMass() == 0) continue;
+    ++r.bodies;
+    r.moving += b->getLinearVelocity().length() > btScalar(0.05);
+  }
+  for (auto& b : rigid) world.removeRigidBody(b.get());
+  return r;
+}
+
+// Each step's least time over the repeats.
+Result best(Result (*run)(Kind, int), Kind kind, int n, int repeats) {
+  Result r = run(kind, n);
+  for (int k = 1; k < repeats; ++k) {
+    const Result again = run(kind, n);
+    for (size_t i = 0; i < r.stepMs.size(); ++i) r.stepMs[i] = std::min(r.stepMs[i], again.stepMs[i]);
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* env = std::getenv("TUMBLE_BENCH_REPEATS");
+  const int repeats = std::clamp(env ? std::atoi(env) : 3, 1, 100);
+  const std::string only = argc > 1 ? argv[1] : "";
+  struct Case {
+    const char* name;
+    Kind kind;
+    int n;
+  };
+  const Case cases[] = {{"spheres_2000", Kind::Spheres, 2000},
+                        {"capsules_2000", Kind::Capsules, 2000},
+                        {"hulls_1000_on_field", Kind::FieldHulls, 1000},
+                        {"hulls_1000_on_mesh", Kind::MeshHulls, 1000}};
+  std::printf("ms per step, thread CPU time, least of %d runs per step (t: Tumble, b: Bullet)\n",
+              repeats);
+  std::printf("%-20s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "scene", "t mean", "b mean",
+              "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving",
+              "b moving");
+  for (const Case& c : cases) {
+    if (!only.empty() && std::string(c.name).find(only) == std::string::npos) continue;
+    const Result t = best(runTumble, c.kind, c.n, repeats);
+    const Result b = best(runBullet, c.kind, c.n, repeats);
+    std::printf("%-20s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n",
+                c.name, t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
+                b.quantile(1.0), t.mean() / b.mean(), t.quantile(1.0) / b.quantile(1.0), t.moving,
+                t.bodies, b.moving, b.bodies);
+    std::fflush(stdout);
+  }
+  return 0;
+}
