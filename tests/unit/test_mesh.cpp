@@ -232,3 +232,26 @@ TEST_CASE("a 0.2 m ball shot at 300 m/s does not pass through a mesh wall", "[me
     REQUIRE(w.body(id)->position.x < -0.2 + 0.01);
   }
 }
+
+TEST_CASE("the LP cross-check runs on triangles and compound children", "[mesh][crosscheck]") {
+  World w{Settings{}};
+  editSettings(w, [&](Settings& s) { s.crosscheck = CrossCheckMode::All; });
+  BodyDef ground;
+  ground.type = BodyType::Static;
+  ground.shape = *makeHeightField(gridHeights(20, 1.0, bumpy), 1.0, 1.0);
+  ground.position = Vec3(-10.0, 0.0, -10.0);
+  REQUIRE(w.createBody(ground));
+  const std::vector<CompoundChild> parts = {
+      {*makeBox(Vec3(0.4)), {Vec3(0.0), Quat(1, 0, 0, 0)}},
+      {*makeCapsule(0.2, 0.4), {Vec3(0.6, 0.0, 0.0), Quat(1, 0, 0, 0)}}};
+  for (int i = 0; i < 6; ++i) {
+    BodyDef def;
+    def.shape = i % 2 ? *makeCompound(parts) : boxHull(Vec3(0.4));
+    def.position = Vec3(-3.0 + 1.3 * i, 1.2, 0.4 * i - 1.0);
+    def.density = 500.0;
+    REQUIRE(w.createBody(def));
+  }
+  for (int i = 0; i < 90; ++i) REQUIRE(w.step(w.settings().dt));
+  CHECK(w.stats().crosscheckChecked > 300);
+  CHECK(w.stats().crosscheckDisagreed == 0);
+}

@@ -172,9 +172,9 @@ class World {
   BodyView viewOf(int index) const;
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
-  void collideCompoundPair(const Body& A, const Body& B, const ContactPair* oldPair,
-                           Real speculative, const Settings& s, ContactPair& p,
-                           std::vector<Manifold>& next, NarrowPhaseCounters& counters);
+  void collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair, Real speculative,
+                         const Settings& s, ContactPair& p, std::vector<Manifold>& next,
+                         NarrowPhaseCounters& counters);
   void updateSleep(Real dt, const Settings& s);
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
@@ -192,7 +192,7 @@ class World {
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
   std::vector<ContactPair> nextPairs_;
   std::vector<Manifold> nextManifolds_;
-  std::vector<ChildContact> childContacts_;  ///< scratch of collideCompoundPair
+  std::vector<ChildContact> childContacts_;  ///< scratch of collideChildPairs
   std::vector<std::pair<int, int>> pairKeys_;
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;

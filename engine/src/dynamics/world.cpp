@@ -383,12 +383,12 @@ void World::updateBroadPhase(Real h, const Settings& s) {
   stats_.pairs = static_cast<int>(pairs.size());
 }
 
-// A pair with a compound: a manifold per touching pair of children (collideChildren), each
-// warm started from last step's manifold with the same key (both lists are in key order). Not
-// recycled and not cross-checked (the LP test takes convex cores; a compound's is not).
-void World::collideCompoundPair(const Body& A, const Body& B, const ContactPair* oldPair,
-                                Real speculative, const Settings& s, ContactPair& p,
-                                std::vector<Manifold>& next, NarrowPhaseCounters& counters) {
+// A pair with a compound, mesh or height field: a manifold per touching pair of children
+// (collideChildren), each warm started from last step's manifold with the same key (both lists
+// are in key order), and each touching child pair cross-checked on its cores. Not recycled.
+void World::collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair,
+                              Real speculative, const Settings& s, ContactPair& p,
+                              std::vector<Manifold>& next, NarrowPhaseCounters& counters) {
   std::vector<ChildContact>& found = childContacts_;
   found.clear();
   collideChildren(A.shape, A.transform(), B.shape, B.transform(), speculative, s, found);
@@ -414,6 +414,9 @@ void World::collideCompoundPair(const Body& A, const Body& B, const ContactPair*
     m.radiusB = static_cast<float>(c.radiusB);
     updateManifold(A, B, c.result, previous, m, counters);
     p.overlapping = p.overlapping || m.overlapping;
+    if (s.crosscheck != CrossCheckMode::Off)
+      crossCheckChildren(A, B, c.key, p.a.index, p.b.index, s, crosscheckCounter_++, crosscheckLog_,
+                         crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
   }
 }
 
@@ -509,7 +512,7 @@ void World::updateContacts(Real h, const Settings& s) {
       }
     }
     if (!A.shape.isConvex() || !B.shape.isConvex()) {
-      collideCompoundPair(A, B, oldPair, speculative, s, p, next, counters);
+      collideChildPairs(A, B, oldPair, speculative, s, p, next, counters);
       if (p.manifoldCount > 0) {
         if (A.isDynamic() && !A.awake) wakeBody(ia);
         if (B.isDynamic() && !B.awake) wakeBody(ib);

@@ -16,4 +16,11 @@ void crossCheckPair(const Body& a, const Body& b, int indexA, int indexB, const 
                     uint64_t sequence, const std::string& logPath, int64_t& checked,
                     int64_t& disagreed, int64_t& pivots);
 
+/// The same for one touching pair of children (ChildContact::key) of a pair with a compound,
+/// mesh or height field: the two children's cores (a compound's child, a triangle, or the convex
+/// shape itself) under their world poses. Logged ids add the key.
+void crossCheckChildren(const Body& a, const Body& b, uint64_t key, int indexA, int indexB,
+                        const Settings& s, uint64_t sequence, const std::string& logPath,
+                        int64_t& checked, int64_t& disagreed, int64_t& pivots);
+
 }  // namespace tumble
