@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libsdl2-dev libglm-dev libimgui-dev libstb-dev python3-glad catch2
-  libqhull-dev nlohmann-json3-dev
+  libqhull-dev nlohmann-json3-dev libtinyobjloader-dev
   xvfb xauth xdotool libgl1-mesa-dri libegl-mesa0
   libbenchmark-dev libbullet-dev libccd-dev libglpk-dev
   clang-14 libclang-rt-14-dev

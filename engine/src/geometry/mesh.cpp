@@ -20,6 +20,15 @@ Vec3 triangleNormal(const Vec3& a, const Vec3& b, const Vec3& c) {
 
 }  // namespace
 
+// Is the edge shared by triangle a's edge ea and triangle b's edge eb active: convex (b's far
+// vertex behind a's plane) with normals more than acos(cosAngle) apart?
+bool sharedEdgeActive(const Vec3 (&a)[3], int ea, const Vec3 (&b)[3], int eb, Real cosAngle) {
+  const Vec3 n1 = triangleNormal(a[0], a[1], a[2]);
+  const Vec3 n2 = triangleNormal(b[0], b[1], b[2]);
+  const bool convex = glm::dot(n1, b[(eb + 2) % 3] - a[ea]) < 0.0;
+  return convex && glm::dot(n1, n2) < cosAngle;
+}
+
 std::vector<uint8_t> activeEdges(std::span<const Vec3> vertices,
                                  std::span<const std::array<int, 3>> triangles, Real angle) {
   // Each undirected edge with the triangles (and which of their edges) along it.
@@ -38,12 +47,9 @@ std::vector<uint8_t> activeEdges(std::span<const Vec3> vertices,
       const auto [t2, e2] = uses[1];
       const auto& a = triangles[t1];
       const auto& b = triangles[t2];
-      const Vec3 n1 = triangleNormal(vertices[a[0]], vertices[a[1]], vertices[a[2]]);
-      const Vec3 n2 = triangleNormal(vertices[b[0]], vertices[b[1]], vertices[b[2]]);
-      // Convex when the other triangle's far vertex lies behind this one's plane.
-      const Vec3 far2 = vertices[b[(e2 + 2) % 3]];
-      const bool convex = glm::dot(n1, far2 - vertices[a[e1]]) < 0.0;
-      on = convex && glm::dot(n1, n2) < cosAngle;
+      const Vec3 va[3] = {vertices[a[0]], vertices[a[1]], vertices[a[2]]};
+      const Vec3 vb[3] = {vertices[b[0]], vertices[b[1]], vertices[b[2]]};
+      on = sharedEdgeActive(va, e1, vb, e2, cosAngle);
     }
     if (on)
       for (const auto& [t, e] : uses) active[t] |= static_cast<uint8_t>(1u << e);
@@ -136,18 +142,44 @@ Expected<Shape> makeHeightField(const std::vector<std::vector<Real>>& heights, R
     f->corners[k] =
         Vec3(k & 1 ? f->box.upper.x : f->box.lower.x, k & 2 ? f->box.upper.y : f->box.lower.y,
              k & 4 ? f->box.upper.z : f->box.lower.z);
-  // Active edges from the triangles as a mesh would have them (built once, then dropped).
-  std::vector<Vec3> points;
-  for (int r = 0; r < f->rows; ++r)
-    for (int c = 0; c < f->columns; ++c) points.push_back(f->point(r, c));
-  std::vector<std::array<int, 3>> tris;
-  for (int r = 0; r + 1 < f->rows; ++r)
-    for (int c = 0; c + 1 < f->columns; ++c) {
-      const int p00 = r * f->columns + c, p01 = p00 + 1, p10 = p00 + f->columns, p11 = p10 + 1;
-      tris.push_back({p00, p10, p11});
-      tris.push_back({p00, p11, p01});
+  // Active edges from the grid's own adjacency (what activeEdges finds for the same triangles
+  // as a mesh, without its edge map): in cell (r, c), triangle 0 is (p00, p10, p11) and 1 is
+  // (p00, p11, p01). Triangle 0's edge 0 (x = c) meets triangle 1 of cell (r, c - 1) at its edge
+  // 1; its edge 1 (z = r + 1) meets triangle 1 of cell (r + 1, c) at its edge 2; the diagonals
+  // (0's edge 2, 1's edge 0) meet each other. Edges on the border are active.
+  const int cellsX = f->columns - 1, cellsZ = f->rows - 1;
+  f->active.assign(static_cast<size_t>(2) * cellsX * cellsZ, 0);
+  const Real cosAngle = std::cos(kFlushAngle);
+  auto tri = [&](int r, int c, int k, Vec3(&v)[3]) {
+    const TriangleRef t = f->triangle(static_cast<uint32_t>(2 * (r * cellsX + c) + k));
+    for (int i = 0; i < 3; ++i) v[i] = t.v[i];
+  };
+  auto mark = [&](int r, int c, int k, int e) {
+    f->active[static_cast<size_t>(2 * (r * cellsX + c) + k)] |= static_cast<uint8_t>(1u << e);
+  };
+  for (int r = 0; r < cellsZ; ++r)
+    for (int c = 0; c < cellsX; ++c) {
+      Vec3 t0[3], t1[3];
+      tri(r, c, 0, t0);
+      tri(r, c, 1, t1);
+      if (sharedEdgeActive(t0, 2, t1, 0, cosAngle)) mark(r, c, 0, 2), mark(r, c, 1, 0);
+      if (c == 0) {
+        mark(r, c, 0, 0);
+      } else {
+        Vec3 left[3];
+        tri(r, c - 1, 1, left);
+        if (sharedEdgeActive(t0, 0, left, 1, cosAngle)) mark(r, c, 0, 0), mark(r, c - 1, 1, 1);
+      }
+      if (r + 1 == cellsZ) {
+        mark(r, c, 0, 1);
+      } else {
+        Vec3 below[3];
+        tri(r + 1, c, 1, below);
+        if (sharedEdgeActive(t0, 1, below, 2, cosAngle)) mark(r, c, 0, 1), mark(r + 1, c, 1, 2);
+      }
+      if (c + 1 == cellsX) mark(r, c, 1, 1);
+      if (r == 0) mark(r, c, 1, 2);
     }
-  f->active = activeEdges(points, tris, kFlushAngle);
   return Shape(std::shared_ptr<const HeightField>(std::move(f)));
 }
 

@@ -1,0 +1,129 @@
+// OBJ meshes (tinyobjloader) and height-field images (stb_image, compiled here with static
+// linkage so that an application with its own copy does not clash).
+#include "tumble/mesh_file.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <tiny_obj_loader.h>
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_MAX_DIMENSIONS 4097  // a 4096 x 4096-cell field at most
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+namespace tumble {
+
+namespace {
+
+// The whole file, or an error naming it.
+Expected<std::string> readAll(const std::filesystem::path& file) {
+  std::FILE* f = std::fopen(file.string().c_str(), "rb");
+  if (f == nullptr)
+    return Expected<std::string>::failure(file.string() + ": cannot open: " + std::strerror(errno));
+  std::string out;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+  const bool bad = std::ferror(f) != 0;
+  std::fclose(f);
+  if (bad) return Expected<std::string>::failure(file.string() + ": read failed");
+  return out;
+}
+
+}  // namespace
+
+Expected<Shape> loadObjMesh(const std::filesystem::path& file, Real scale) {
+  const Expected<std::string> text = readAll(file);
+  if (!text) return Expected<Shape>::failure(text.error());
+  return parseObjMesh(*text, file.string(), scale);
+}
+
+Expected<Shape> loadHeightFieldImage(const std::filesystem::path& file, Real dx, Real dz,
+                                     Real heightScale) {
+  const Expected<std::string> bytes = readAll(file);
+  if (!bytes) return Expected<Shape>::failure(bytes.error());
+  return decodeHeightFieldImage({reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()},
+                                file.string(), dx, dz, heightScale);
+}
+
+Expected<Shape> parseObjMesh(std::string_view text, const std::string& name, Real scale) {
+  using E = Expected<Shape>;
+  if (!(std::isfinite(scale) && scale > 0.0))
+    return E::failure(name + ": scale " + std::to_string(scale) + " (expected finite and > 0)");
+  tinyobj::ObjReaderConfig config;
+  config.triangulate = true;
+  config.vertex_color = false;
+  tinyobj::ObjReader reader;
+  // No material library: a "mtllib" line reads from an empty text.
+  if (!reader.ParseFromString(std::string(text), std::string(), config)) {
+    std::string why = reader.Error();
+    while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+    return E::failure(name + ": " + (why.empty() ? "not an OBJ file" : why));
+  }
+  const auto& attrib = reader.GetAttrib();
+  std::vector<Vec3> vertices;
+  vertices.reserve(attrib.vertices.size() / 3);
+  for (size_t i = 0; i + 2 < attrib.vertices.size(); i += 3)
+    vertices.emplace_back(scale * attrib.vertices[i], scale * attrib.vertices[i + 1],
+                          scale * attrib.vertices[i + 2]);
+  std::vector<std::array<int, 3>> triangles;
+  for (const auto& shape : reader.GetShapes()) {
+    const auto& idx = shape.mesh.indices;
+    size_t at = 0;
+    for (const unsigned char n : shape.mesh.num_face_vertices) {
+      // Triangulated on load; a face tinyobjloader could not split is fanned here.
+      for (unsigned k = 1; k + 1 < n; ++k)
+        triangles.push_back(
+            {idx[at].vertex_index, idx[at + k].vertex_index, idx[at + k + 1].vertex_index});
+      at += n;
+    }
+  }
+  if (triangles.empty()) return E::failure(name + ": no faces (expected f lines)");
+  E mesh = makeMesh(std::move(vertices), std::move(triangles));
+  if (!mesh) return E::failure(name + ": " + mesh.error());
+  return mesh;
+}
+
+Expected<Shape> decodeHeightFieldImage(std::span<const uint8_t> bytes, const std::string& name,
+                                       Real dx, Real dz, Real heightScale) {
+  using E = Expected<Shape>;
+  if (!(std::isfinite(heightScale) && heightScale > 0.0))
+    return E::failure(name + ": height_scale " + std::to_string(heightScale) +
+                      " (expected finite and > 0 m)");
+  int w = 0, h = 0, channels = 0;
+  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()))
+    return E::failure(name + ": too large");
+  stbi_us* pixels =
+      stbi_load_16_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &channels, 1);
+  if (pixels == nullptr)
+    return E::failure(name + ": cannot read the image (" + stbi_failure_reason() +
+                      "; expected a greyscale PNG)");
+  if (w < 2 || h < 2) {
+    stbi_image_free(pixels);
+    return E::failure(name + ": " + std::to_string(w) + " x " + std::to_string(h) +
+                      " pixels (expected at least 2 x 2)");
+  }
+  std::vector<std::vector<Real>> heights(static_cast<size_t>(h), std::vector<Real>(w));
+  for (int r = 0; r < h; ++r)
+    for (int c = 0; c < w; ++c)
+      heights[r][c] = heightScale * pixels[static_cast<size_t>(r) * w + c] / 65535.0;
+  stbi_image_free(pixels);
+  E field = makeHeightField(heights, dx, dz);
+  if (!field) return E::failure(name + ": " + field.error());
+  return field;
+}
+
+}  // namespace tumble
