@@ -212,13 +212,16 @@ void App::drawView() {
   DebugToggles& d = ui_.debug;
   ImGui::Checkbox("faces", &d.faces);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("the bodies' surfaces: hulls flat shaded, spheres and capsules smooth");
+    ImGui::SetTooltip(
+        "the bodies' surfaces: hulls, triangle meshes and height fields flat shaded, spheres and "
+        "capsules smooth, a compound's children each with its own");
   ImGui::SameLine(190.0f);
   ImGui::Checkbox("edges", &d.edges);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "hull edges, a sphere's equator and meridian, a capsule's rims and meridian; with the "
-        "faces off, wireframes: hull edges, a round shape's core and the circles at its radius");
+        "hull edges, a sphere's equator and meridian, a capsule's rims and meridian, a mesh's or "
+        "height field's boundary and creases over 20 degrees; with the faces off, wireframes: "
+        "hull edges, a round shape's core and the circles at its radius, every triangle's edges");
   ImGui::Checkbox("AABBs", &d.aabbs);
   ImGui::SameLine(190.0f);
   ImGui::Checkbox("broad-phase tree", &d.tree);
@@ -238,6 +241,17 @@ void App::drawView() {
     ImGui::SetTooltip(
         "outline pairs where GJK and the LP test disagree; click one to open it "
         "in the GJK viewer (needs crosscheck = sample or all)");
+  ImGui::Checkbox("shape trees", &d.shapeTrees);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the static trees (BVH) of triangle meshes and compounds, placed with their bodies: inner "
+        "nodes violet, leaves (a triangle, a compound's child) yellow-green; a height field's box");
+  if (d.shapeTrees) {
+    ImGui::SameLine(190.0f);
+    ImGui::SetNextItemWidth(110.0f);
+    ImGui::SliderInt("tree depth", &d.shapeTreeDepth, 0, kMaxShapeTreeDepth);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the nodes from the root (0) down to this depth");
+  }
   const auto& found = debugView_->disagreements();
   if (!found.empty()) {
     ImGui::TextColored(kErrorColor, "%zu disagreements outlined", found.size());

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "tumble/world.h"
 
@@ -9,6 +11,9 @@ namespace tumble::demo {
 namespace {
 
 constexpr size_t kMaxDisagreements = 64;
+// Shape trees: inner nodes violet, leaves (a triangle's or a compound child's box) yellow-green.
+constexpr glm::vec4 kShapeTreeNode{0.72f, 0.42f, 0.95f, 1.0f};
+constexpr glm::vec4 kShapeTreeLeaf{0.80f, 0.95f, 0.35f, 1.0f};
 
 glm::vec3 f(const Vec3& v) {
   return glm::vec3(v);
@@ -37,6 +42,37 @@ std::optional<Real> rayBox(const Vec3& origin, const Vec3& direction, const Vec3
   return t0;
 }
 
+// The 12 edges of `box` (in a body's frame) placed by the body's transform `xf`.
+void drawPlacedBox(Renderer& renderer, const Aabb& box, const Transform& xf,
+                   const glm::vec4& color) {
+  glm::vec3 corner[8];
+  for (int i = 0; i < 8; ++i)
+    corner[i] =
+        f(xf.apply(Vec3((i & 1) ? box.upper.x : box.lower.x, (i & 2) ? box.upper.y : box.lower.y,
+                        (i & 4) ? box.upper.z : box.lower.z)));
+  // Corners i and i + bit differ along one axis: an edge.
+  for (int i = 0; i < 8; ++i)
+    for (const int bit : {1, 2, 4})
+      if (!(i & bit)) renderer.drawLine(corner[i], corner[i | bit], color);
+}
+
+// The nodes of `tree` from the root (depth 0) down to `maxDepth`, and the leaves above it.
+void drawTree(Renderer& renderer, const StaticBvh& tree, const Transform& xf, int maxDepth) {
+  const auto& nodes = tree.nodes();
+  if (nodes.empty()) return;
+  std::vector<std::pair<int, int>> stack{{0, 0}};  // node, depth
+  while (!stack.empty()) {
+    const auto [index, depth] = stack.back();
+    stack.pop_back();
+    const StaticBvh::Node& node = nodes[static_cast<size_t>(index)];
+    const bool leaf = node.left < 0;
+    drawPlacedBox(renderer, node.box, xf, leaf ? kShapeTreeLeaf : kShapeTreeNode);
+    if (leaf || depth == maxDepth) continue;
+    stack.push_back({node.right, depth + 1});
+    stack.push_back({node.left, depth + 1});
+  }
+}
+
 }  // namespace
 
 void DebugView::draw(const World& world, const DebugToggles& toggles) {
@@ -48,11 +84,29 @@ void DebugView::draw(const World& world, const DebugToggles& toggles) {
   flags.contacts = toggles.contacts || toggles.normals || toggles.impulses;
   flags.islands = toggles.islands;
   world.debugDraw(*this, flags);
+  if (toggles.shapeTrees) drawShapeTrees(world, toggles.shapeTreeDepth);
   if (toggles.crosscheck) {
     for (const Disagreement& d : disagreements_) {
       // A red box around the pair, grown a little so it shows around touching faces.
       const Vec3 grow(0.02);
       renderer_.drawBox(f(d.lo - grow), f(d.hi + grow), {1.0f, 0.1f, 0.1f, 1.0f});
+    }
+  }
+}
+
+void DebugView::drawShapeTrees(const World& world, int maxDepth) {
+  for (const BodyId id : world.bodyIds()) {
+    const auto body = world.body(id);
+    if (!body) continue;
+    const Shape& shape = body->shape;
+    const Transform xf = body->transform();
+    if (const Compound* compound = shape.compound()) {
+      drawTree(renderer_, compound->tree, xf, maxDepth);
+    } else if (const TriangleMesh* mesh = shape.mesh()) {
+      drawTree(renderer_, mesh->tree, xf, maxDepth);
+    } else if (const HeightField* field = shape.heightField()) {
+      // A height field is searched cell by cell, not through a tree: its box alone.
+      drawPlacedBox(renderer_, field->box, xf, kShapeTreeNode);
     }
   }
 }

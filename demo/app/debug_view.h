@@ -30,7 +30,7 @@ class DebugView final : public DebugDraw {
   explicit DebugView(Renderer& renderer) : renderer_(renderer) {}
 
   /// Draws `world` with `toggles` (everything but the bodies' faces and edges, which the renderer
-  /// draws with the bodies' meshes).
+  /// draws with the bodies' meshes; a compound's children are outlined by their own meshes).
   void draw(const World& world, const DebugToggles& toggles);
 
   /// Follows the cross-check log `file` (JSON Lines): new lines since the last call become
@@ -48,6 +48,10 @@ class DebugView final : public DebugDraw {
   void drawSegment(const Vec3& a, const Vec3& b, const Color& color) override;
 
  private:
+  // The static trees of the world's meshes and compounds (StaticBvh::nodes(), placed by each
+  // body's pose) down to `maxDepth`, and each height field's box.
+  void drawShapeTrees(const World& world, int maxDepth);
+
   Renderer& renderer_;
   DebugToggles toggles_;
   std::vector<Disagreement> disagreements_;

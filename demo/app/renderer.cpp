@@ -1,6 +1,7 @@
 #include "renderer.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -19,6 +20,32 @@ constexpr glm::vec3 kClearColor{0.62f, 0.68f, 0.75f};
 glm::mat4 modelMatrix(const Transform& t) {
   const glm::mat4 rotation = glm::mat4_cast(glm::quat(t.rotation));
   return glm::translate(glm::mat4(1.0f), glm::vec3(t.position)) * rotation;
+}
+
+// The six planes of the view volume of `m` (projection * view), each (n, d) with n . p + d >= 0
+// inside (Gribb and Hartmann, "Fast extraction of viewing frustum planes", 2001).
+std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& m) {
+  const glm::vec4 row[4] = {
+      glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]), glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]),
+      glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]), glm::vec4(m[0][3], m[1][3], m[2][3], m[3][3])};
+  return {row[3] + row[0], row[3] - row[0], row[3] + row[1],
+          row[3] - row[1], row[3] + row[2], row[3] - row[2]};
+}
+
+// False when the box [lo, hi] placed by `model` is certainly out of view: all its corners outside
+// one plane.
+bool mayBeVisible(const std::array<glm::vec4, 6>& planes, const glm::mat4& model,
+                  const glm::vec3& lo, const glm::vec3& hi) {
+  glm::vec4 corner[8];
+  for (int i = 0; i < 8; ++i)
+    corner[i] = model * glm::vec4((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y,
+                                  (i & 4) ? hi.z : lo.z, 1.0f);
+  for (const glm::vec4& plane : planes) {
+    bool outside = true;
+    for (const glm::vec4& c : corner) outside = outside && glm::dot(plane, c) < 0.0f;
+    if (outside) return false;
+  }
+  return true;
 }
 
 void pushLine(std::vector<float>& out, const glm::vec3& a, const glm::vec3& b, const glm::vec4& c) {
@@ -124,6 +151,7 @@ MeshId Renderer::addMesh(const MeshData& mesh) {
   GpuMesh g;
   g.triangleVertices = mesh.triangleVertexCount();
   g.lineVertices = mesh.lineVertexCount();
+  g.parts = mesh.parts;
   glGenVertexArrays(1, &g.triangleVao);
   glGenBuffers(1, &g.triangleVbo);
   glBindVertexArray(g.triangleVao);
@@ -262,8 +290,7 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
       glUniform4fv(meshEdgeColor_, 1, glm::value_ptr(kEdgeColor));
       glUniform1f(meshOutline_, drawEdges_ ? 1.0f : 0.0f);
       glBindVertexArray(g.triangleVao);
-      glDrawArraysInstanced(GL_TRIANGLES, 0, g.triangleVertices, count);
-      ++calls;
+      calls += drawFaces(g, viewProj);
     } else if (drawEdges_) {
       // Wireframe only: the mesh's lines (a hull's edges, a round shape's core and circles).
       glUseProgram(edgeProgram_);
@@ -298,6 +325,38 @@ void Renderer::render(const OrbitCamera& camera, int width, int height) {
   checkGl("Renderer::render lines");
   lastBodyCount_ = bodies;
   lastDrawCalls_ = calls;
+}
+
+int Renderer::drawFaces(const GpuMesh& g, const glm::mat4& viewProj) const {
+  const auto count = static_cast<GLsizei>(g.instances.size());
+  if (g.parts.empty()) {
+    glDrawArraysInstanced(GL_TRIANGLES, 0, g.triangleVertices, count);
+    return 1;
+  }
+  // A terrain: the camera sees a fraction of it, and what it does not see would still be
+  // transformed and clipped (llvmpipe spent most of a 256 x 256 field's frame there).
+  const auto planes = frustumPlanes(viewProj);
+  int calls = 0;
+  int first = 0, end = 0;  // the run of visible parts being gathered (vertices)
+  auto flush = [&] {
+    if (end > first) {
+      glDrawArraysInstanced(GL_TRIANGLES, first, end - first, count);
+      ++calls;
+    }
+  };
+  for (const MeshData::Part& part : g.parts) {
+    const bool visible = std::any_of(
+        g.instances.begin(), g.instances.end(),
+        [&](const Instance& i) { return mayBeVisible(planes, i.model, part.lo, part.hi); });
+    if (!visible) continue;
+    if (part.first != end) {
+      flush();
+      first = part.first;
+    }
+    end = part.first + part.count;
+  }
+  flush();
+  return calls;
 }
 
 }  // namespace tumble::demo

@@ -1,6 +1,7 @@
 #pragma once
-// Draws bodies (flat-shaded hull meshes and smooth sphere and capsule meshes, shape_mesh.h, with
-// edge outlines, one directional light) and the ground
+// Draws bodies (flat-shaded hull, triangle mesh and height field meshes and smooth sphere and
+// capsule meshes, shape_mesh.h, with edge outlines, one directional light; the parts of a large
+// mesh outside the view left out) and the ground
 // grid with OpenGL 3.3 core. Scenes talk to it through meshes and a per-frame draw queue, never
 // through GL.
 #include <filesystem>
@@ -75,12 +76,16 @@ class Renderer {
   struct GpuMesh {
     unsigned triangleVao = 0, triangleVbo = 0, lineVao = 0, lineVbo = 0;
     int triangleVertices = 0, lineVertices = 0;
-    std::vector<Instance> instances;  // this frame's queue
+    std::vector<MeshData::Part> parts;  // culled one by one (a terrain); empty: drawn whole
+    std::vector<Instance> instances;    // this frame's queue
   };
 
   void buildGrid();
   Expected<void> loadPrograms();
   void bindInstanceAttributes(unsigned vao) const;
+  // Draws the faces of `g`'s instances: whole, or the parts some instance may see through
+  // `viewProj` (consecutive ones in one call). Returns the draw calls made.
+  int drawFaces(const GpuMesh& g, const glm::mat4& viewProj) const;
 
   std::filesystem::path shaderDir_;
   unsigned meshProgram_ = 0, edgeProgram_ = 0, lineProgram_ = 0;

@@ -33,6 +33,11 @@ std::span<const SampleEntry> classSamples() {
        makeChainSample,
        "chain",
        {}},
+      {"valley",
+       "a 256 x 256 height field and a crater mesh built in code; compound tables, dumbbells",
+       makeValleySample,
+       "dynamics",
+       {}},
   };
   return kSamples;
 }

@@ -17,4 +17,8 @@ std::unique_ptr<Sample> makeFileSample(std::string_view name);
 /// Static convex hulls (shape files and a seeded random cloud) on the ground.
 std::unique_ptr<Sample> makeShowcaseSample();
 
+/// A height field and a static triangle mesh built in code, with compounds, balls and boxes
+/// dropped on them; sample_valley.cpp.
+std::unique_ptr<Sample> makeValleySample();
+
 }  // namespace tumble::demo

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace tumble::demo {
@@ -125,7 +126,164 @@ void place(MeshData& mesh, const Transform& pose) {
   for (size_t i = 0; i < mesh.lines.size(); i += 3) apply(&mesh.lines[i], move);
 }
 
+// What a surface triangle's edge coordinates add opposite an edge that is not outlined. A hull's
+// faces add 1, but a terrain seen from afar has triangles smaller than a pixel, whose barycentric
+// coordinates change by more than 1 per pixel: the face shader (pixels = edge / fwidth(edge)) would
+// outline every one of them and darken the distance. 1000 pixels' worth is never reached.
+constexpr Real kInnerEdge = 1000.0;
+
+// An edge of a surface triangle, for finding its neighbours: the two vertex indices, smaller first,
+// and the triangle's corner the edge starts at (3 triangle + k for edge v[k] -> v[k + 1]).
+struct SurfaceEdge {
+  uint64_t key = 0;
+  uint32_t corner = 0;
+  bool operator<(const SurfaceEdge& o) const {
+    return key != o.key ? key < o.key : corner < o.corner;
+  }
+};
+
 }  // namespace
+
+MeshData surfaceMesh(std::span<const Vec3> vertices, std::span<const std::array<int, 3>> triangles,
+                     std::span<const Vec3> normals, std::span<const int> partSizes) {
+  // Sorting the edges by their vertex pair puts each edge's triangles side by side (a 256 x 256
+  // height field's 393,216 edges sort in a few tens of milliseconds, once per shape).
+  std::vector<SurfaceEdge> edges;
+  edges.reserve(3 * triangles.size());
+  for (size_t t = 0; t < triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const auto a = static_cast<uint32_t>(triangles[t][static_cast<size_t>(k)]);
+      const auto b = static_cast<uint32_t>(triangles[t][static_cast<size_t>((k + 1) % 3)]);
+      edges.push_back({(static_cast<uint64_t>(std::min(a, b)) << 32) | std::max(a, b),
+                       static_cast<uint32_t>(3 * t + static_cast<size_t>(k))});
+    }
+  std::sort(edges.begin(), edges.end());
+
+  MeshData mesh;
+  std::vector<bool> outlined(3 * triangles.size(), false);
+  const Real creaseCos = std::cos(kSurfaceCreaseAngle);
+  for (size_t i = 0; i < edges.size();) {
+    size_t end = i + 1;
+    while (end < edges.size() && edges[end].key == edges[i].key) ++end;
+    bool crease = end - i != 2;  // a boundary, or shared by more than two
+    if (!crease)
+      crease = glm::dot(normals[edges[i].corner / 3], normals[edges[i + 1].corner / 3]) < creaseCos;
+    for (size_t j = i; j < end; ++j) outlined[edges[j].corner] = crease;
+    const std::array<int, 3>& t = triangles[edges[i].corner / 3];
+    const uint32_t k = edges[i].corner % 3;
+    push(mesh.lines, vertices[static_cast<size_t>(t[k])]);
+    push(mesh.lines, vertices[static_cast<size_t>(t[(k + 1) % 3])]);
+    i = end;
+  }
+
+  mesh.triangles.reserve(triangles.size() * 3 * MeshData::kTriangleStride);
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    // Corner j's edge coordinates (hull_mesh.h): its barycentric coordinate, plus kInnerEdge on
+    // component m when the edge opposite corner m, v[m + 1] -> v[m + 2], is not outlined.
+    Vec3 interior(0.0);
+    for (int m = 0; m < 3; ++m) interior[m] = outlined[3 * t + (m + 1) % 3] ? 0.0 : kInnerEdge;
+    for (int j = 0; j < 3; ++j) {
+      Vec3 edge = interior;
+      edge[j] += 1.0;
+      push(mesh.triangles, vertices[static_cast<size_t>(triangles[t][static_cast<size_t>(j)])]);
+      push(mesh.triangles, normals[t]);
+      push(mesh.triangles, edge);
+    }
+  }
+
+  int first = 0;  // triangle
+  for (const int size : partSizes) {
+    if (size <= 0) continue;
+    const glm::vec3 start(vertices[static_cast<size_t>(triangles[static_cast<size_t>(first)][0])]);
+    MeshData::Part part{3 * first, 3 * size, start, start};
+    for (int t = first; t < first + size; ++t)
+      for (const int v : triangles[static_cast<size_t>(t)]) {
+        part.lo = glm::min(part.lo, glm::vec3(vertices[static_cast<size_t>(v)]));
+        part.hi = glm::max(part.hi, glm::vec3(vertices[static_cast<size_t>(v)]));
+      }
+    mesh.parts.push_back(part);
+    first += size;
+  }
+  return mesh;
+}
+
+namespace {
+
+// The number of leaves under each node of a static tree.
+int countLeaves(const std::vector<StaticBvh::Node>& nodes, int node, std::vector<int>& leaves) {
+  const StaticBvh::Node& n = nodes[static_cast<size_t>(node)];
+  const int count =
+      n.left < 0 ? 1 : countLeaves(nodes, n.left, leaves) + countLeaves(nodes, n.right, leaves);
+  leaves[static_cast<size_t>(node)] = count;
+  return count;
+}
+
+// The leaves under `node` in the tree's order into `order`, in runs of at most
+// kSurfacePartTriangles (whole subtrees, so each run is compact) whose sizes go to `parts`.
+void collectLeaves(const std::vector<StaticBvh::Node>& nodes, const std::vector<int>& leaves,
+                   int node, bool counted, std::vector<int>& order, std::vector<int>& parts) {
+  const StaticBvh::Node& n = nodes[static_cast<size_t>(node)];
+  if (!counted && leaves[static_cast<size_t>(node)] <= kSurfacePartTriangles) {
+    parts.push_back(leaves[static_cast<size_t>(node)]);
+    counted = true;
+  }
+  if (n.left < 0) {
+    order.push_back(n.right);
+    return;
+  }
+  collectLeaves(nodes, leaves, n.left, counted, order, parts);
+  collectLeaves(nodes, leaves, n.right, counted, order, parts);
+}
+
+}  // namespace
+
+MeshData triangleMeshMesh(const TriangleMesh& mesh) {
+  const auto& nodes = mesh.tree.nodes();
+  if (nodes.empty()) return surfaceMesh(mesh.vertices, mesh.triangles, mesh.normals, {});
+  // The triangles in the tree's order, so that its subtrees are runs the renderer can cull.
+  std::vector<int> leaves(nodes.size(), 0), order, parts;
+  countLeaves(nodes, 0, leaves);
+  collectLeaves(nodes, leaves, 0, false, order, parts);
+  std::vector<std::array<int, 3>> triangles;
+  std::vector<Vec3> normals;
+  for (const int t : order) {
+    triangles.push_back(mesh.triangles[static_cast<size_t>(t)]);
+    normals.push_back(mesh.normals[static_cast<size_t>(t)]);
+  }
+  return surfaceMesh(mesh.vertices, triangles, normals, parts);
+}
+
+MeshData heightFieldMesh(const HeightField& field) {
+  std::vector<Vec3> points;
+  points.reserve(static_cast<size_t>(field.rows) * static_cast<size_t>(field.columns));
+  for (int r = 0; r < field.rows; ++r)
+    for (int c = 0; c < field.columns; ++c) points.push_back(field.point(r, c));
+  // Cell (r, c) is triangles 2 (r (columns - 1) + c) and the one after it, with the engine's
+  // corners (mesh.h); taken in square blocks of cells, each block a part the renderer can cull.
+  constexpr int kBlock = 32;  // cells a side: 2048 triangles, kSurfacePartTriangles
+  const auto count = static_cast<size_t>(2 * (field.rows - 1) * (field.columns - 1));
+  std::vector<std::array<int, 3>> triangles;
+  std::vector<Vec3> normals;
+  std::vector<int> parts;
+  triangles.reserve(count);
+  normals.reserve(count);
+  auto at = [&](int r, int c) { return r * field.columns + c; };
+  for (int r0 = 0; r0 + 1 < field.rows; r0 += kBlock)
+    for (int c0 = 0; c0 + 1 < field.columns; c0 += kBlock) {
+      const int r1 = std::min(r0 + kBlock, field.rows - 1);
+      const int c1 = std::min(c0 + kBlock, field.columns - 1);
+      for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) {
+          triangles.push_back({at(r, c), at(r + 1, c), at(r + 1, c + 1)});
+          triangles.push_back({at(r, c), at(r + 1, c + 1), at(r, c + 1)});
+          const auto t = static_cast<uint32_t>(2 * (r * (field.columns - 1) + c));
+          normals.push_back(field.triangle(t).normal);
+          normals.push_back(field.triangle(t + 1).normal);
+        }
+      parts.push_back(2 * (r1 - r0) * (c1 - c0));
+    }
+  return surfaceMesh(points, triangles, normals, parts);
+}
 
 MeshData sphereMesh(Real radius) {
   std::vector<Ring> rings;
@@ -168,6 +326,8 @@ MeshData capsuleMesh(Real radius, Real halfHeight) {
 
 MeshData shapeMesh(const Shape& shape) {
   if (shape.hull()) return hullMesh(*shape.hull());
+  if (shape.mesh()) return triangleMeshMesh(*shape.mesh());
+  if (shape.heightField()) return heightFieldMesh(*shape.heightField());
   const RoundCore* core = shape.round();
   if (!core) return MeshData{};  // empty, or a kind drawn some other way
   if (shape.type() == ShapeType::Sphere) {

@@ -1,5 +1,6 @@
 #include "ui_state.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -117,8 +118,11 @@ Expected<UiState> loadUiState(const std::filesystem::path& file) {
                                                                 {"sleep", &t.sleep},
                                                                 {"centers", &t.centers},
                                                                 {"velocities", &t.velocities},
-                                                                {"crosscheck", &t.crosscheck}})
+                                                                {"crosscheck", &t.crosscheck},
+                                                                {"shape_trees", &t.shapeTrees}})
         *field = d.value(key, *field);
+      t.shapeTreeDepth =
+          std::clamp(d.value("shape_tree_depth", t.shapeTreeDepth), 0, kMaxShapeTreeDepth);
     }
   } catch (const Json::exception& e) {
     return Expected<UiState>::failure(file.string() + ": " + e.what());
@@ -147,7 +151,9 @@ Expected<void> saveUiState(const std::filesystem::path& file, const UiState& s) 
                     {"sleep", t.sleep},
                     {"centers", t.centers},
                     {"velocities", t.velocities},
-                    {"crosscheck", t.crosscheck}}}};
+                    {"crosscheck", t.crosscheck},
+                    {"shape_trees", t.shapeTrees},
+                    {"shape_tree_depth", t.shapeTreeDepth}}}};
   return writeFileAtomically(file, j.dump(2) + "\n");
 }
 

@@ -25,7 +25,12 @@ struct DebugToggles {
   bool centers = false;     ///< centres of mass
   bool velocities = false;  ///< linear velocities
   bool crosscheck = true;   ///< cross-check disagreements outlined
+  bool shapeTrees = false;  ///< the static trees of meshes and compounds (a height field's box)
+  int shapeTreeDepth = 4;   ///< their nodes down to this depth (root 0), [0, kMaxShapeTreeDepth]
 };
+
+/// The deepest shape-tree level the panel offers: 2^13 - 1 boxes at most per tree each frame.
+inline constexpr int kMaxShapeTreeDepth = 12;
 
 /// The remembered UI state.
 struct UiState {

@@ -6,6 +6,7 @@
 #include <SDL.h>
 #include <imgui.h>
 
+#include "sample_compounds.h"
 #include "shape_mesh.h"
 #include "tumble/shape_file.h"
 
@@ -18,13 +19,18 @@ constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f
                                  glm::vec3(0.35f, 0.52f, 0.86f), glm::vec3(0.85f, 0.75f, 0.30f),
                                  glm::vec3(0.70f, 0.40f, 0.75f), glm::vec3(0.35f, 0.75f, 0.78f)};
 // The round kinds the spawn menu offers beside assets/shapes (whose "capsule" is a hull), and
-// their sizes (m): a ball as wide as the unit box, a capsule 1.4 m tall.
+// their sizes (m): a ball as wide as the unit box, a capsule 1.4 m tall. Then two compounds
+// (sample_compounds.h): a table (a top on four legs) and a dumbbell (a capsule bar, two balls).
 constexpr const char* kSpawnSphere = "round_sphere";
 constexpr const char* kSpawnCapsule = "round_capsule";
+constexpr const char* kSpawnTable = "compound_table";
+constexpr const char* kSpawnDumbbell = "compound_dumbbell";
 constexpr Real kSpawnSphereRadius = 0.5;
 constexpr Real kSpawnCapsuleRadius = 0.3;
 constexpr Real kSpawnCapsuleHalfHeight = 0.4;
 constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
+// Static meshes and height fields: the ground of a level, in a dry grass colour.
+constexpr glm::vec3 kGroundColor{0.50f, 0.56f, 0.36f};
 const ImVec4 kErrorColor(1.0f, 0.45f, 0.4f, 1.0f);
 
 void wrappedError(const std::string& text) {
@@ -39,7 +45,14 @@ Expected<void> WorldSample::create(SampleContext& ctx) {
   auto world = build(ctx);
   if (!world) return Expected<void>::failure(world.error());
   world_ = std::move(*world);
-  for (const BodyId id : world_->bodyIds()) meshFor(ctx, world_->body(id)->shape);
+  for (const BodyId id : world_->bodyIds()) {
+    const Shape shape = world_->body(id)->shape;
+    if (shape.compound()) {
+      childMeshes(ctx, shape);
+    } else {
+      meshFor(ctx, shape);
+    }
+  }
   if (!dropTemplate_.shape) {
     for (const BodyId id : world_->bodyIds()) {
       const BodyView b = *world_->body(id);
@@ -75,10 +88,18 @@ void WorldSample::draw(SampleContext& ctx) {
   ctx.camera.setRegion(ctx.besidePanel);
   for (const BodyId id : world_->bodyIds()) {
     const BodyView b = *world_->body(id);
-    glm::vec3 color = kStaticColor;
+    glm::vec3 color = b.shape.isStaticOnly() ? kGroundColor : kStaticColor;
     if (b.type != BodyType::Static) {
       color = kPalette[static_cast<size_t>(id.index) % kPalette.size()];
       if (!b.awake && ctx.dimSleeping) color *= 0.55f;  // sleeping bodies are drawn darker
+    }
+    if (b.shape.compound()) {
+      // Each child with its own mesh at the body's pose composed with the child's: a heap of
+      // equal compounds is one instanced draw per distinct child mesh.
+      const Transform body = b.transform();
+      for (const ChildMesh& child : childMeshes(ctx, b.shape))
+        ctx.renderer.drawBody(child.mesh, compose(body, child.local), color);
+      continue;
     }
     ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);
   }
@@ -105,11 +126,11 @@ void WorldSample::drawPanel(SampleContext& ctx) {
   ImGui::SameLine();
   if (ImGui::Button("shoot (B)")) spawn(ctx, true);
   if (ImGui::BeginCombo("spawn shape", ctx.spawnShape.c_str())) {
-    // The hulls of assets/shapes, then the engine's round kinds.
+    // The hulls of assets/shapes, then the engine's round kinds and the compounds built here.
     for (const std::string& name : ctx.shapeNames)
       if (ImGui::Selectable(name.c_str(), name == ctx.spawnShape)) ctx.spawnShape = name;
     if (!ctx.shapeNames.empty()) ImGui::Separator();
-    for (const char* name : {kSpawnSphere, kSpawnCapsule})
+    for (const char* name : {kSpawnSphere, kSpawnCapsule, kSpawnTable, kSpawnDumbbell})
       if (ImGui::Selectable(name, ctx.spawnShape == name)) ctx.spawnShape = name;
     ImGui::EndCombo();
   }
@@ -175,8 +196,20 @@ MeshId WorldSample::meshFor(SampleContext& ctx, const Shape& shape) {
     shapes_.push_back(shape);
     return id;
   }
+  if (shape.mesh() || shape.heightField()) {
+    // By pointer: a level's ground is built once (131,072 triangles for a 256 x 256 field) and
+    // uploaded once; nothing is rebuilt per frame.
+    const void* key = shape.mesh() ? static_cast<const void*>(shape.mesh())
+                                   : static_cast<const void*>(shape.heightField());
+    const auto it = surfaceMeshes_.find(key);
+    if (it != surfaceMeshes_.end()) return it->second;
+    const MeshId id = ctx.renderer.addMesh(shapeMesh(shape));
+    surfaceMeshes_.emplace(key, id);
+    shapes_.push_back(shape);
+    return id;
+  }
   const RoundCore* core = shape.round();
-  if (!core) return -1;  // a kind with no mesh: not drawn
+  if (!core) return -1;  // empty, or a compound (drawn child by child): no mesh of its own
   // Spheres and capsules by value: equal ones share a mesh, so a heap of them is one draw.
   const RoundKey key{static_cast<Real>(shape.type()),
                      core->radius,
@@ -193,6 +226,19 @@ MeshId WorldSample::meshFor(SampleContext& ctx, const Shape& shape) {
   return id;
 }
 
+const std::vector<WorldSample::ChildMesh>& WorldSample::childMeshes(SampleContext& ctx,
+                                                                    const Shape& shape) {
+  const Compound* compound = shape.compound();
+  const auto it = compoundMeshes_.find(compound);
+  if (it != compoundMeshes_.end()) return it->second;
+  std::vector<ChildMesh> children;
+  if (compound)
+    for (const CompoundChild& child : compound->children)
+      children.push_back({meshFor(ctx, child.shape), child.local});
+  shapes_.push_back(shape);
+  return compoundMeshes_.emplace(compound, std::move(children)).first->second;
+}
+
 Shape WorldSample::spawnShape(SampleContext& ctx) {
   if (auto it = spawnShapes_.find(ctx.spawnShape); it != spawnShapes_.end()) return it->second;
   Expected<Shape> shape = Expected<Shape>::failure("");
@@ -200,6 +246,10 @@ Shape WorldSample::spawnShape(SampleContext& ctx) {
     shape = makeSphere(kSpawnSphereRadius);
   } else if (ctx.spawnShape == kSpawnCapsule) {
     shape = makeCapsule(kSpawnCapsuleRadius, kSpawnCapsuleHalfHeight);
+  } else if (ctx.spawnShape == kSpawnTable) {
+    shape = makeSampleTable();
+  } else if (ctx.spawnShape == kSpawnDumbbell) {
+    shape = makeSampleDumbbell();
   } else {
     auto def = loadShapeFile(ctx.assets / "shapes" / (ctx.spawnShape + ".json"));
     if (!def) {
@@ -220,7 +270,10 @@ Real WorldSample::topOfBodies() const {
   Real top = 0.0;
   for (const BodyId id : world_->bodyIds()) {
     const BodyView b = *world_->body(id);
-    top = std::max(top, b.centerOfMass.y + b.radius);
+    // A level's ground (a mesh or height field) by its box: the sphere about its centre reaches
+    // far above a wide, flat terrain.
+    top = std::max(top, b.shape.isStaticOnly() ? b.shape.bounds(b.transform()).upper.y
+                                               : b.centerOfMass.y + b.radius);
   }
   return top;
 }

@@ -67,7 +67,15 @@ class WorldSample : public Sample {
   void setError(std::string message) { error_ = std::move(message); }
 
  private:
+  // One child of a compound as drawn: its mesh (shared with equal hulls and round shapes) and its
+  // pose in the compound's frame.
+  struct ChildMesh {
+    MeshId mesh = -1;
+    Transform local;
+  };
+
   MeshId meshFor(SampleContext& ctx, const Shape& shape);
+  const std::vector<ChildMesh>& childMeshes(SampleContext& ctx, const Shape& shape);
   Shape spawnShape(SampleContext& ctx);
   Real topOfBodies() const;
   void drop();
@@ -80,8 +88,11 @@ class WorldSample : public Sample {
   // A sphere's or capsule's kind, radius and core points: equal round shapes share a mesh.
   using RoundKey = std::array<Real, 8>;
   std::map<const ConvexHull*, MeshId> hullMeshes_;
-  std::vector<Shape> shapes_;  // keeps the hull keys alive and unique
+  std::vector<Shape> shapes_;  // keeps the pointer keys below alive and unique
   std::map<RoundKey, MeshId> roundMeshes_;
+  // Meshes and height fields by their geometry (kept alive by shapes_): built once, however large.
+  std::map<const void*, MeshId> surfaceMeshes_;
+  std::map<const Compound*, std::vector<ChildMesh>> compoundMeshes_;
   std::map<std::string, Shape> spawnShapes_;
   BodyDef dropTemplate_;
   int dropped_ = 0;
