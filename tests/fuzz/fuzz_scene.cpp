@@ -1,6 +1,9 @@
 // Fuzz target: the scene file loader (parseScene) on arbitrary text. A scene that loads is built
 // and stepped a few times when it is small. Checks: a scene or an error naming the origin, never a
-// crash; a built world stays finite (or removes its non-finite bodies, nonfinite.h).
+// crash; every body of a loaded scene has a shape, a sphere's or capsule's radius finite and > 0
+// (README, "Scene files": the shape objects); a built world stays finite (or removes its
+// non-finite bodies, nonfinite.h).
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -58,6 +61,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!scene) {
     TUMBLE_FUZZ_CHECK(scene.error().rfind("fuzz.json", 0) == 0);
     return 0;
+  }
+  for (const BodyDef& def : scene->bodies) {
+    TUMBLE_FUZZ_CHECK(static_cast<bool>(def.shape));
+    if (const RoundCore* round = def.shape.round())
+      TUMBLE_FUZZ_CHECK(std::isfinite(round->radius) && round->radius > 0.0 &&
+                        fuzz::finite(round->points[round->count - 1]));
   }
   if (scene->bodies.size() > 16) return 0;
   Settings& s = scene->settings;

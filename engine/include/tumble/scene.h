@@ -4,7 +4,10 @@
 /// files"; the loader's rules are docs/ARCHITECTURE.md, "Scene files". Every key is optional
 /// unless marked; unknown keys and wrong types are errors that name the JSON path
 /// (`bodies[3].positon: unknown key`). Bodies come in file order, then each generator's in its
-/// loop order, so body ids are stable.
+/// loop order, so body ids are stable. A body's `shape` is a name (the scene's `shapes`, then the
+/// shapes directory), inline points (their convex hull) or an object with one key naming the kind:
+/// `{"sphere": {"radius": r}}`, `{"capsule": {"radius": r, "half_height": h}}` (axis y); entries
+/// of `shapes` are points or such objects. A sphere or capsule takes a uniform `scale` only.
 
 #include <filesystem>
 #include <memory>

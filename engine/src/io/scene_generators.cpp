@@ -81,7 +81,7 @@ namespace scene {
 namespace {
 
 struct ShapeRef {
-  std::shared_ptr<const ConvexHull> hull;
+  Shape shape;
   Real minY = 0.0, height = 0.0, width = 0.0;
 };
 
@@ -89,18 +89,19 @@ ShapeRef shapeOf(const Json& g, const std::string& path, ShapeCache& shapes) {
   const std::string name = g.contains("shape") ? string(g["shape"], path + ".shape") : "box";
   const Vec3 s = g.contains("scale") ? scale(g["scale"], path + ".scale") : Vec3(1.0);
   ShapeRef r;
-  r.hull = shapes.named(name, s, path + ".shape");
-  r.minY = r.hull->boundsMin().y;
-  r.height = r.hull->boundsMax().y - r.minY;
-  r.width = r.hull->boundsMax().x - r.hull->boundsMin().x;
+  r.shape = shapes.named(name, s, path + ".shape", path + ".scale");
+  const Aabb box = r.shape.bounds(Transform{});
+  r.minY = box.lower.y;
+  r.height = box.upper.y - r.minY;
+  r.width = box.upper.x - box.lower.x;
   return r;
 }
 
-BodyDef body(const std::shared_ptr<const ConvexHull>& hull, const Vec3& p, const Material& m) {
+BodyDef body(const Shape& shape, const Vec3& p, const Material& m, const std::string& path) {
   BodyDef def;
-  def.shape = hull;
+  def.shape = shape;
   def.position = p;
-  applyMaterial(def, m);
+  applyMaterial(def, m, path);
   return def;
 }
 
@@ -121,7 +122,8 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
     const Vec3 origin = vec3Or(g, path, "origin", Vec3(0.0));
     const Real gap = numberOr(g, path, "gap", 0.0);
     for (int i = 0; i < count; ++i)
-      out.push_back(body(s.hull, origin + Vec3(0.0, -s.minY + i * (s.height + gap), 0.0), mat));
+      out.push_back(
+          body(s.shape, origin + Vec3(0.0, -s.minY + i * (s.height + gap), 0.0), mat, path));
   } else if (type == "pyramid") {
     checkKeys(g, path,
               {"type", "shape", "scale", "count", "origin", "spacing", "friction", "restitution",
@@ -133,9 +135,9 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
     for (int row = 0; row < base; ++row)
       for (int i = 0; i < base - row; ++i)
         out.push_back(body(
-            s.hull,
+            s.shape,
             origin + Vec3((i - 0.5 * (base - row - 1)) * spacing, -s.minY + row * s.height, 0.0),
-            mat));
+            mat, path));
   } else if (type == "grid") {
     checkKeys(g, path,
               {"type", "shape", "scale", "count", "origin", "spacing", "friction", "restitution",
@@ -151,7 +153,7 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
     for (int y = 0; y < static_cast<int>(n.y); ++y)
       for (int z = 0; z < static_cast<int>(n.z); ++z)
         for (int x = 0; x < static_cast<int>(n.x); ++x)
-          out.push_back(body(s.hull, origin + Vec3(x, y, z) * spacing, mat));
+          out.push_back(body(s.shape, origin + Vec3(x, y, z) * spacing, mat, path));
   } else if (type == "pile") {
     checkKeys(g, path,
               {"type", "shapes", "count", "seed", "origin", "area", "spacing", "scale", "friction",
@@ -198,7 +200,9 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
           origin + Vec3((cell % nx - 0.5 * (nx - 1)) * spacing + uniform(rng, -0.1, 0.1) * spacing,
                         layer * spacing,
                         (cell / nx - 0.5 * (nz - 1)) * spacing + uniform(rng, -0.1, 0.1) * spacing);
-      BodyDef def = body(shapes.named(name, Vec3(std::max(sc, 0.05)), path + ".shapes"), p, mat);
+      BodyDef def =
+          body(shapes.named(name, Vec3(std::max(sc, 0.05)), path + ".shapes", path + ".scale"), p,
+               mat, path);
       def.orientation = randomRotation(rng);
       out.push_back(def);
     }

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <sstream>
 
 #include "geometry/fp_hold.h"
@@ -110,35 +112,155 @@ Vec3 vec3Or(const Json& j, const std::string& path, const char* key, const Vec3&
   return j.contains(key) ? vec3(j[key], path + "." + key) : fallback;
 }
 
-std::shared_ptr<const ConvexHull> ShapeCache::fromPoints(const std::vector<Vec3>& pts,
-                                                         const std::string& path) {
-  auto hull = ConvexHull::build(pts);
-  if (!hull) fail(path, "not a solid convex shape: " + hull.error());
-  return std::make_shared<const ConvexHull>(std::move(*hull));
+namespace {
+
+// The kinds a shape object may name, `{"<kind>": {...}}`, in the order messages list them. A new
+// kind is a reader here, one row in kShapeKinds and its case in ShapeCache::build.
+struct ShapeKind {
+  const char* key;
+  ShapeSpec (*read)(const Json& j, const std::string& path);
+};
+
+// A required length member of `j` (m): finite and > 0, or >= 0 when `zeroAllowed`.
+Real length(const Json& j, const std::string& path, const char* key, bool zeroAllowed) {
+  const std::string at = path + "." + key;
+  const char* bound = zeroAllowed ? ">= 0" : "> 0";
+  if (!j.contains(key)) fail(at, std::string("missing (a number ") + bound + ", m)");
+  const Real v = number(j[key], at);
+  if (zeroAllowed ? !(v >= 0.0) : !(v > 0.0))
+    fail(at, std::string("expected a number ") + bound + " (m), got " + shortNumber(v));
+  return v;
 }
 
-std::shared_ptr<const ConvexHull> ShapeCache::named(const std::string& name, const Vec3& s,
-                                                    const std::string& path) {
+ShapeSpec readSphere(const Json& j, const std::string& path) {
+  object(j, path);
+  checkKeys(j, path, {"radius"});
+  ShapeSpec s;
+  s.type = ShapeType::Sphere;
+  s.radius = length(j, path, "radius", false);
+  return s;
+}
+
+ShapeSpec readCapsule(const Json& j, const std::string& path) {
+  object(j, path);
+  checkKeys(j, path, {"radius", "half_height"});
+  ShapeSpec s;
+  s.type = ShapeType::Capsule;
+  s.radius = length(j, path, "radius", false);
+  s.halfHeight = length(j, path, "half_height", true);
+  return s;
+}
+
+constexpr ShapeKind kShapeKinds[] = {{"sphere", readSphere}, {"capsule", readCapsule}};
+
+// "sphere or capsule" (and "a, b or c" once there are more).
+std::string shapeKindList() {
+  std::string out;
+  const size_t n = std::size(kShapeKinds);
+  for (size_t i = 0; i < n; ++i)
+    out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(kShapeKinds[i].key);
+  return out;
+}
+
+// What a shape description may be, for messages.
+std::string shapeForms() {
+  return "[[x, y, z], ...] or {\"<kind>\": {...}} with kind " + shapeKindList();
+}
+
+// A length times a scale factor; fails naming `path` where the product overflows.
+Real scaledLength(Real v, Real s, const char* what, const std::string& path) {
+  if (s > 1.0 && v > std::numeric_limits<Real>::max() / s)
+    fail(path, std::string(what) + " " + shortNumber(v) + " times scale " + shortNumber(s) +
+                   " is not a finite length");
+  return v * s;
+}
+
+}  // namespace
+
+ShapeSpec shapeSpec(const Json& j, const std::string& path) {
+  if (j.is_array()) {
+    ShapeSpec s;
+    s.points = points(j, path);
+    return s;
+  }
+  if (!j.is_object()) fail(path, "expected " + shapeForms() + ", got " + typeName(j));
+  if (j.size() != 1) {
+    std::string got = "an empty object";
+    if (!j.empty()) {
+      got = std::to_string(j.size()) + " keys (";
+      for (auto it = j.begin(); it != j.end(); ++it)
+        got += (it == j.begin() ? "" : ", ") + it.key();
+      got += ")";
+    }
+    fail(path, "expected one key, the shape kind (" + shapeKindList() + "), got " + got);
+  }
+  const std::string& kind = j.begin().key();
+  for (const ShapeKind& k : kShapeKinds)
+    if (kind == k.key) return k.read(j.begin().value(), path + "." + kind);
+  fail(path + "." + kind, "unknown shape kind (expected " + shapeKindList() + ")");
+}
+
+Shape ShapeCache::build(const ShapeSpec& spec, const Vec3& s, const std::string& path,
+                        const std::string& scalePath) {
+  if (spec.type == ShapeType::Hull) {
+    std::vector<Vec3> pts = spec.points;
+    for (Vec3& p : pts) p *= s;
+    auto hull = makeHull(pts);
+    if (!hull) fail(path, "not a solid convex shape: " + hull.error());
+    return *hull;
+  }
+  // A sphere or capsule scaled unevenly would be an ellipsoid: not a shape the engine has.
+  if (!(s.x == s.y && s.y == s.z))
+    fail(scalePath, std::string("a ") + shapeTypeName(spec.type) +
+                        " takes a uniform scale (a number or three equal numbers), got [" +
+                        shortNumber(s.x) + ", " + shortNumber(s.y) + ", " + shortNumber(s.z) + "]");
+  const Real radius = scaledLength(spec.radius, s.x, "radius", path);
+  Expected<Shape> shape =
+      Expected<Shape>::failure(std::string("no builder for kind ") + shapeTypeName(spec.type));
+  if (spec.type == ShapeType::Sphere)
+    shape = makeSphere(radius);
+  else if (spec.type == ShapeType::Capsule)
+    shape = makeCapsule(radius, scaledLength(spec.halfHeight, s.x, "half_height", path));
+  if (!shape) fail(path, shape.error());
+  return *shape;
+}
+
+Shape ShapeCache::named(const std::string& name, const Vec3& s, const std::string& path,
+                        const std::string& scalePath) {
   const auto key = std::make_tuple(name, s.x, s.y, s.z);
-  if (auto it = hulls_.find(key); it != hulls_.end()) return it->second;
-  const std::vector<Vec3>* base = nullptr;
+  if (auto it = built_.find(key); it != built_.end()) return it->second;
+  const ShapeSpec* base = nullptr;
   if (auto it = inline_.find(name); it != inline_.end()) {
     base = &it->second;
   } else if (auto lt = loaded_.find(name); lt != loaded_.end()) {
     base = &lt->second;
   } else {
     const auto file = dir_ / (name + ".json");
-    if (!std::filesystem::exists(file))
-      fail(path, "unknown shape \"" + name + "\" (no " + file.string() + " and no inline shape)");
+    if (!std::filesystem::exists(file)) {
+      // "sphere" as a name is the likely slip for the sphere object.
+      std::string hint;
+      for (const ShapeKind& k : kShapeKinds)
+        if (name == k.key) hint = "; a " + name + " is an object, {\"" + name + "\": {...}}";
+      fail(path, "unknown shape \"" + name + "\" (no " + file.string() + " and no inline shape" +
+                     hint + ")");
+    }
     auto def = loadShapeFile(file);
     if (!def) fail(path, def.error());
-    base = &(loaded_[name] = def->points);
+    ShapeSpec spec;
+    spec.points = std::move(def->points);
+    base = &(loaded_[name] = std::move(spec));
   }
-  std::vector<Vec3> pts = *base;
-  for (Vec3& p : pts) p *= s;
-  auto hull = fromPoints(pts, path);
-  hulls_[key] = hull;
-  return hull;
+  Shape shape = build(*base, s, path, scalePath);
+  built_[key] = shape;
+  return shape;
+}
+
+Shape ShapeCache::shape(const Json& j, const std::string& path, const Vec3& s,
+                        const std::string& scalePath) {
+  if (j.is_string()) return named(j.get<std::string>(), s, path, scalePath);
+  if (!j.is_array() && !j.is_object())
+    fail(path, "expected a shape name, " + shapeForms() + ", got " + typeName(j));
+  return build(shapeSpec(j, path), s, path, scalePath);
 }
 
 Material material(const Json& j, const std::string& path) {
@@ -159,11 +281,20 @@ Material material(const Json& j, const std::string& path) {
   return m;
 }
 
-void applyMaterial(BodyDef& def, const Material& m) {
+void applyMaterial(BodyDef& def, const Material& m, const std::string& path) {
   def.friction = m.friction;
   def.restitution = m.restitution;
   def.density = m.density;
-  if (m.mass > 0.0) def.density = m.mass / def.shape.massProperties(1.0).volume;
+  if (m.mass > 0.0) {
+    // A shape far smaller than a metre can have a volume that rounds to 0 (a sphere of radius
+    // 1e-120): the density would be infinite.
+    const Real volume = def.shape.massProperties(1.0).volume;
+    if (!(volume > 0.0) || (volume < 1.0 && m.mass > volume * std::numeric_limits<Real>::max()))
+      fail(path + ".mass", "the shape's volume (" + shortNumber(volume) +
+                               " m^3) is too small to give it a mass of " + shortNumber(m.mass) +
+                               " kg");
+    def.density = m.mass / volume;
+  }
 }
 
 namespace {
@@ -191,16 +322,10 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   checkKeys(b, path,
             {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity",
              "type", "static", "density", "mass", "friction", "restitution", "name"});
-  if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name or [[x, y, z], ...])");
+  if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name, " + shapeForms() + ")");
   BodyDef def;
   const Vec3 s = b.contains("scale") ? scale(b["scale"], path + ".scale") : Vec3(1.0);
-  if (b["shape"].is_string()) {
-    def.shape = shapes.named(b["shape"].get<std::string>(), s, path + ".shape");
-  } else {
-    std::vector<Vec3> pts = points(b["shape"], path + ".shape");
-    for (Vec3& p : pts) p *= s;
-    def.shape = shapes.fromPoints(pts, path + ".shape");
-  }
+  def.shape = shapes.shape(b["shape"], path + ".shape", s, path + ".scale");
   def.position = vec3Or(b, path, "position", Vec3(0.0));
   if (b.contains("orientation")) def.orientation = quat(b["orientation"], path + ".orientation");
   def.linearVelocity = vec3Or(b, path, "linear_velocity", Vec3(0.0));
@@ -218,7 +343,7 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   }
   if (b.contains("static") && boolean(b["static"], path + ".static")) def.type = BodyType::Static;
   if (b.contains("name")) string(b["name"], path + ".name");
-  applyMaterial(def, material(b, path));
+  applyMaterial(def, material(b, path), path);
   return def;
 }
 
@@ -271,11 +396,11 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
           fail(path, set.error());
       }
     }
-    std::map<std::string, std::vector<Vec3>> inlineShapes;
+    std::map<std::string, ShapeSpec> inlineShapes;
     if (root.contains("shapes")) {
       const Json& s = object(root["shapes"], "shapes");
       for (auto it = s.begin(); it != s.end(); ++it)
-        inlineShapes[it.key()] = points(it.value(), "shapes." + it.key());
+        inlineShapes[it.key()] = shapeSpec(it.value(), "shapes." + it.key());
     }
     ShapeCache shapes(shapesDir, std::move(inlineShapes));
     if (root.contains("bodies")) {
