@@ -91,5 +91,6 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "incline", "large_pyramid", "many_pyramids", "pile",
                                           "pyramid", "tower"});
   CHECK(files[9].description ==
-        "A few hundred mixed convex bodies dropped into an open box (the default scene).");
+        "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
+        "box (the default scene).");
 }
