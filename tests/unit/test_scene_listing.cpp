@@ -89,7 +89,7 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
   CHECK(names == std::vector<std::string>{"heap_boxes_1000", "heap_boxes_2000", "heap_boxes_500",
                                           "heap_hull20_1000", "heap_hull20_2000", "heap_hull20_500",
                                           "incline", "large_pyramid", "many_pyramids", "pile",
-                                          "pyramid", "tower"});
+                                          "pyramid", "shapes", "tower"});
   CHECK(files[9].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
         "box (the default scene).");
