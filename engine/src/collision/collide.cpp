@@ -374,6 +374,20 @@ void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const
   tOut = t;
 }
 
+// Narrows [lo, hi] (parameters along the segment p0 + t e) to the part on the inner side of
+// the plane through `on` with inward normal `side`; an empty part leaves hi < lo.
+void clipSegment(const Vec3& side, const Vec3& on, const Vec3& p0, const Vec3& e, Real& lo,
+                 Real& hi) {
+  const Real d0 = glm::dot(side, p0 - on), de = glm::dot(side, e);
+  if (de == 0.0) {
+    if (d0 < 0.0) hi = -1.0;
+  } else if (de > 0.0) {
+    lo = std::max(lo, -d0 / de);
+  } else {
+    hi = std::min(hi, -d0 / de);
+  }
+}
+
 CollideResult collideSpheres(const Shape& sa, const Transform& xa, const Shape& sb,
                              const Transform& xb, Real speculative, const Settings&,
                              const GjkSimplex*) {
@@ -510,19 +524,11 @@ CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Sha
   Vec3 centroid(0.0);
   for (int v : fv) centroid += xb.apply(hb.vertices()[v]);
   centroid /= static_cast<Real>(fv.size());
-  for (size_t k = 0; k < fv.size() && lo <= hi; ++k) {
+  for (size_t k = 0; k < fv.size(); ++k) {
     const Vec3 p0 = xb.apply(hb.vertices()[fv[k]]);
-    const Vec3 p1 = xb.apply(hb.vertices()[fv[(k + 1) % fv.size()]]);
-    Vec3 side = glm::cross(nb, p1 - p0);
+    Vec3 side = glm::cross(nb, xb.apply(hb.vertices()[fv[(k + 1) % fv.size()]]) - p0);
     if (glm::dot(side, centroid - p0) < 0.0) side = -side;  // inward
-    const Real d0 = glm::dot(side, a.p[0] - p0), de = glm::dot(side, e);
-    if (de == 0.0) {
-      if (d0 < 0.0) hi = -1.0;
-    } else if (de > 0.0) {
-      lo = std::max(lo, -d0 / de);
-    } else {
-      hi = std::min(hi, -d0 / de);
-    }
+    clipSegment(side, p0, a.p[0], e, lo, hi);
   }
   if (!(hi - lo > 1e-6)) return r;
   const Vec3 onFace = xb.apply(hb.vertices()[fv[0]]);
@@ -697,17 +703,8 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
       n = nT;
       // The segment clipped to the prism over the triangle: [lo, hi] along it.
       Real lo = 0.0, hi = 1.0;
-      for (int k = 0; k < 3 && lo <= hi; ++k) {
-        const Vec3 side = glm::cross(nT, v[(k + 1) % 3] - v[k]);  // inward
-        const Real d0 = glm::dot(side, p0 - v[k]), de = glm::dot(side, e);
-        if (de == 0.0) {
-          if (d0 < 0.0) hi = -1.0;
-        } else if (de > 0.0) {
-          lo = std::max(lo, -d0 / de);
-        } else {
-          hi = std::min(hi, -d0 / de);
-        }
-      }
+      for (int k = 0; k < 3; ++k)  // inward for a counter-clockwise triangle
+        clipSegment(glm::cross(nT, v[(k + 1) % 3] - v[k]), v[k], p0, e, lo, hi);
       for (int k = 0; k < 2 && hi - lo > 1e-9; ++k) {
         const Vec3 c = p0 + (k == 0 ? lo : hi) * e;
         const Real dc = glm::dot(c - v[0], nT);
