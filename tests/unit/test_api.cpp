@@ -71,7 +71,7 @@ TEST_CASE("a resting box carries its weight times each step's dt while dt change
   }
 }
 
-TEST_CASE("step refuses a dt out of range and changes nothing; dt = 0 does nothing",
+TEST_CASE("step refuses a dt out of range and changes nothing, dt = 0 does nothing",
           "[api][step]") {
   World w;
   addGround(w);
@@ -110,7 +110,7 @@ TEST_CASE("settings are validated when set: a bad value is refused whole, naming
   CHECK_THAT(made.error(), Contains("solver.substeps"));
 }
 
-TEST_CASE("a settings change other than dt wakes a sleeping world; equal settings do not",
+TEST_CASE("a settings change other than dt wakes a sleeping world, equal settings do not",
           "[api][settings]") {
   auto w = heap(20, 5);
   for (int i = 0; i < 1200 && (w->stats().awakeBodies > 0 || i == 0); ++i)
@@ -126,7 +126,7 @@ TEST_CASE("a settings change other than dt wakes a sleeping world; equal setting
   CHECK(w->stats().awakeBodies == 20);
 }
 
-TEST_CASE("a stale BodyId is refused by every setter and reader; the body in its slot is untouched",
+TEST_CASE("a stale BodyId is refused by every setter and reader, the body in its slot is untouched",
           "[api][handles]") {
   // Two identical worlds; in one, a body is destroyed and its slot reused, and every call with the
   // stale id is made. The new body must end exactly where its twin (no stale calls) ends.
@@ -169,7 +169,7 @@ TEST_CASE("a stale BodyId is refused by every setter and reader; the body in its
   CHECK(build(true) == build(false));
 }
 
-TEST_CASE("a stale DragId is refused; the drag in its slot keeps its target", "[api][handles]") {
+TEST_CASE("a stale DragId is refused, the drag in its slot keeps its target", "[api][handles]") {
   auto build = [](bool staleCalls) {
     auto w = std::make_unique<World>();
     addGround(*w);

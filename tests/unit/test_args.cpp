@@ -141,7 +141,7 @@ TEST_CASE("args: the ends of an integer's range are accepted") {
         18446744073709551615u);
 }
 
-TEST_CASE("args: a repeated flag keeps every value in order; another keeps its last") {
+TEST_CASE("args: a repeated flag keeps every value in order, another keeps its last") {
   const auto parsed = parse({"--set", "dt=0.01", "pile", "--set", "gravity=0,0,0", "--steps", "5",
                              "--steps", "7", "--json", "--json"});
   REQUIRE(parsed);

@@ -285,7 +285,7 @@ TEST_CASE("hull errors say what is wrong", "[hull]") {
   CHECK_THAT(message(plane), Contains("coplanar"));
 }
 
-TEST_CASE("thin but solid sets build; Qhull prints nothing", "[hull]") {
+TEST_CASE("thin but solid sets build, Qhull prints nothing", "[hull]") {
   std::mt19937_64 rng(5);
   std::vector<Vec3> slab;
   for (int i = 0; i < 200; ++i) {

@@ -121,7 +121,7 @@ TEST_CASE("ui state: a target that cannot be replaced keeps no temporary file be
   CHECK(read(dir / "state.json" / "keep") == "kept\n");
 }
 
-TEST_CASE("presets: save then load gives back the settings; a bad folder is named", "[ui_state]") {
+TEST_CASE("presets: save then load gives back the settings, a bad folder is named", "[ui_state]") {
   const fs::path dir = freshFolder("preset");
   Settings changed;
   REQUIRE(setSetting(changed, "solver.velocity_iterations", "17"));

@@ -77,10 +77,14 @@ struct HeightField {
 template <class Visit>
 void HeightField::forTriangles(const Aabb& query, Visit&& visit) const {
   if (!query.overlaps(box)) return;
-  const int c0 = std::max(0, static_cast<int>(std::floor(query.lower.x / dx)));
-  const int c1 = std::min(columns - 2, static_cast<int>(std::floor(query.upper.x / dx)));
-  const int r0 = std::max(0, static_cast<int>(std::floor(query.lower.z / dz)));
-  const int r1 = std::min(rows - 2, static_cast<int>(std::floor(query.upper.z / dz)));
+  // The cell range, clamped in floating point before the conversion: a huge box or a tiny spacing
+  // would overflow int (NaN, from inf / inf, clamps to 0).
+  auto cell = [](Real coordinate, Real spacing, int last) {
+    const Real c = std::floor(coordinate / spacing);
+    return !(c >= 0.0) ? 0 : (c >= static_cast<Real>(last) ? last : static_cast<int>(c));
+  };
+  const int c0 = cell(query.lower.x, dx, columns - 2), c1 = cell(query.upper.x, dx, columns - 2);
+  const int r0 = cell(query.lower.z, dz, rows - 2), r1 = cell(query.upper.z, dz, rows - 2);
   for (int r = r0; r <= r1; ++r)
     for (int c = c0; c <= c1; ++c) {
       const Real h00 = heights[static_cast<size_t>(r) * columns + c];

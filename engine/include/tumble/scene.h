@@ -6,8 +6,13 @@
 /// (`bodies[3].positon: unknown key`). Bodies come in file order, then each generator's in its
 /// loop order, so body ids are stable. A body's `shape` is a name (the scene's `shapes`, then the
 /// shapes directory), inline points (their convex hull) or an object with one key naming the kind:
-/// `{"sphere": {"radius": r}}`, `{"capsule": {"radius": r, "half_height": h}}` (axis y); entries
-/// of `shapes` are points or such objects. A sphere or capsule takes a uniform `scale` only.
+/// `{"sphere": {"radius": r}}`, `{"capsule": {"radius": r, "half_height": h}}` (axis y),
+/// `{"compound": [{"shape": s, "position": p, "orientation": q}, ...]}` (convex children),
+/// `{"mesh": {"file": "f.obj"}}` or `{"mesh": {"vertices": [...], "triangles": [...]}}` and
+/// `{"heightfield": {"heights": [[...], ...], "spacing": [dx, dz]}}` or
+/// `{"heightfield": {"file": "f.png", "spacing": [dx, dz], "height_scale": s}}` (static bodies
+/// only); entries of `shapes` are points or such objects. A shape object takes a uniform `scale`
+/// only. Mesh and height-field files are read from the meshes and heightfields directories.
 
 #include <filesystem>
 #include <memory>
@@ -30,12 +35,30 @@ struct Scene {
   std::vector<BodyDef> bodies;
 };
 
-/// Parses scene JSON. `origin` names the text in messages; `shapesDir` is where named shapes are
-/// read from (assets/shapes). Errors read `<origin>: <json path>: <what was expected>`.
+/// Where a scene's files are read from (an assets directory's shapes, meshes and heightfields).
+struct SceneDirs {
+  std::filesystem::path shapes;        ///< named shapes: `<shapes>/<name>.json`
+  std::filesystem::path meshes;        ///< a mesh's relative "file" (OBJ)
+  std::filesystem::path heightfields;  ///< a height field's relative "file" (PNG)
+};
+
+/// The directories beside `shapesDir` (assets/shapes): its parent's meshes and heightfields.
+SceneDirs sceneDirsBeside(const std::filesystem::path& shapesDir);
+
+/// Parses scene JSON. `origin` names the text in messages; `dirs` is where named shapes, mesh
+/// files and height-field images are read from. Errors read `<origin>: <json path>: <what was
+/// expected>`.
+Expected<Scene> parseScene(std::string_view text, const std::string& origin, const SceneDirs& dirs);
+
+/// parseScene with named shapes from `shapesDir` (assets/shapes) and files from the folders beside
+/// it (sceneDirsBeside).
 Expected<Scene> parseScene(std::string_view text, const std::string& origin,
                            const std::filesystem::path& shapesDir);
 
-/// Reads a scene file. Shapes come from `shapesDir`, or when empty from `<file dir>/../shapes`.
+/// Reads a scene file. Shapes come from `shapesDir` and files from the folders beside it
+/// (sceneDirsBeside); when `shapesDir` is empty, each folder (shapes, meshes, heightfields) is the
+/// one beside the scene (`<file dir>/../shapes`), else the first assets directory that has it (as
+/// findSceneFile looks).
 Expected<Scene> loadScene(const std::filesystem::path& file,
                           const std::filesystem::path& shapesDir = {});
 

@@ -85,11 +85,20 @@ struct ShapeRef {
   Real minY = 0.0, height = 0.0, width = 0.0;
 };
 
+// Generators make dynamic bodies: a mesh or height field is refused naming where it was named.
+Shape dynamicShape(Shape shape, const std::string& name, const std::string& path) {
+  if (shape.isStaticOnly())
+    fail(path, "\"" + name + "\" is a " + shapeTypeName(shape.type()) +
+                   ", static only (generators make dynamic bodies)");
+  return shape;
+}
+
 ShapeRef shapeOf(const Json& g, const std::string& path, ShapeCache& shapes) {
   const std::string name = g.contains("shape") ? string(g["shape"], path + ".shape") : "box";
   const Vec3 s = g.contains("scale") ? scale(g["scale"], path + ".scale") : Vec3(1.0);
   ShapeRef r;
-  r.shape = shapes.named(name, s, path + ".shape", path + ".scale");
+  r.shape =
+      dynamicShape(shapes.named(name, s, path + ".shape", path + ".scale"), name, path + ".shape");
   const Aabb box = r.shape.bounds(Transform{});
   r.minY = box.lower.y;
   r.height = box.upper.y - r.minY;
@@ -200,9 +209,10 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
           origin + Vec3((cell % nx - 0.5 * (nx - 1)) * spacing + uniform(rng, -0.1, 0.1) * spacing,
                         layer * spacing,
                         (cell / nx - 0.5 * (nz - 1)) * spacing + uniform(rng, -0.1, 0.1) * spacing);
-      BodyDef def =
-          body(shapes.named(name, Vec3(std::max(sc, 0.05)), path + ".shapes", path + ".scale"), p,
-               mat, path);
+      const Shape shape = dynamicShape(
+          shapes.named(name, Vec3(std::max(sc, 0.05)), path + ".shapes", path + ".scale"), name,
+          path + ".shapes");
+      BodyDef def = body(shape, p, mat, path);
       def.orientation = randomRotation(rng);
       out.push_back(def);
     }

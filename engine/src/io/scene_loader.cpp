@@ -9,6 +9,7 @@
 
 #include "geometry/fp_hold.h"
 #include "io/scene_internal.h"
+#include "tumble/mesh_file.h"
 #include "tumble/shape_file.h"
 
 namespace tumble {
@@ -119,6 +120,8 @@ namespace {
 struct ShapeKind {
   const char* key;
   ShapeSpec (*read)(const Json& j, const std::string& path);
+  bool convex;        // may be a compound's child
+  const char* value;  // its value's form, for hints: "{...}" or "[...]"
 };
 
 // A required length member of `j` (m): finite and > 0, or >= 0 when `zeroAllowed`.
@@ -137,6 +140,7 @@ ShapeSpec readSphere(const Json& j, const std::string& path) {
   checkKeys(j, path, {"radius"});
   ShapeSpec s;
   s.type = ShapeType::Sphere;
+  s.path = path;
   s.radius = length(j, path, "radius", false);
   return s;
 }
@@ -146,19 +150,30 @@ ShapeSpec readCapsule(const Json& j, const std::string& path) {
   checkKeys(j, path, {"radius", "half_height"});
   ShapeSpec s;
   s.type = ShapeType::Capsule;
+  s.path = path;
   s.radius = length(j, path, "radius", false);
   s.halfHeight = length(j, path, "half_height", true);
   return s;
 }
 
-constexpr ShapeKind kShapeKinds[] = {{"sphere", readSphere}, {"capsule", readCapsule}};
+ShapeSpec readCompound(const Json& j, const std::string& path);
+ShapeSpec readMesh(const Json& j, const std::string& path);
+ShapeSpec readHeightField(const Json& j, const std::string& path);
 
-// "sphere or capsule" (and "a, b or c" once there are more).
-std::string shapeKindList() {
+constexpr ShapeKind kShapeKinds[] = {{"sphere", readSphere, true, "{...}"},
+                                     {"capsule", readCapsule, true, "{...}"},
+                                     {"compound", readCompound, false, "[...]"},
+                                     {"mesh", readMesh, false, "{...}"},
+                                     {"heightfield", readHeightField, false, "{...}"}};
+
+// "sphere, capsule, compound, mesh or heightfield" (the convex ones only: "sphere or capsule").
+std::string shapeKindList(bool convexOnly = false) {
+  std::vector<std::string> keys;
+  for (const ShapeKind& k : kShapeKinds)
+    if (k.convex || !convexOnly) keys.emplace_back(k.key);
   std::string out;
-  const size_t n = std::size(kShapeKinds);
-  for (size_t i = 0; i < n; ++i)
-    out += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(kShapeKinds[i].key);
+  for (size_t i = 0; i < keys.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == keys.size() ? " or " : ", ") + keys[i];
   return out;
 }
 
@@ -167,12 +182,172 @@ std::string shapeForms() {
   return "[[x, y, z], ...] or {\"<kind>\": {...}} with kind " + shapeKindList();
 }
 
+// What a compound's child may be, for messages.
+std::string convexForms() {
+  return "a shape name, [[x, y, z], ...] or {\"<kind>\": {...}} with kind " + shapeKindList(true);
+}
+
+bool convexType(ShapeType t) {
+  return t == ShapeType::Hull || t == ShapeType::Sphere || t == ShapeType::Capsule;
+}
+
 // A length times a scale factor; fails naming `path` where the product overflows.
 Real scaledLength(Real v, Real s, const char* what, const std::string& path) {
-  if (s > 1.0 && v > std::numeric_limits<Real>::max() / s)
+  if (s > 1.0 && std::abs(v) > std::numeric_limits<Real>::max() / s)
     fail(path, std::string(what) + " " + shortNumber(v) + " times scale " + shortNumber(s) +
                    " is not a finite length");
   return v * s;
+}
+
+// A point times a scale factor, coordinate by coordinate (see scaledLength).
+Vec3 scaledPoint(const Vec3& p, Real s, const std::string& what, const std::string& path) {
+  for (int k = 0; k < 3; ++k)
+    if (s > 1.0 && std::abs(p[k]) > std::numeric_limits<Real>::max() / s)
+      fail(path, what + " [" + shortNumber(p.x) + ", " + shortNumber(p.y) + ", " +
+                     shortNumber(p.z) + "] times scale " + shortNumber(s) +
+                     " is not a finite point");
+  return p * s;
+}
+
+// Which of its two forms a mesh or height field has: a "file" (described as `fileWhat`) or inline
+// data under `dataKey` (`dataWhat`). Fails when the object has both or neither; true for the file.
+bool fileForm(const Json& j, const std::string& path, const char* dataKey, const char* dataWhat,
+              const char* fileWhat) {
+  const bool file = j.contains("file"), data = j.contains(dataKey);
+  const std::string forms =
+      std::string("\"file\" (") + fileWhat + ") or \"" + dataKey + "\" (" + dataWhat + ")";
+  if (file && data) fail(path, "expected " + forms + ", not both");
+  if (!file && !data) fail(path, "missing " + forms);
+  return file;
+}
+
+std::string fileName(const Json& j, const std::string& path) {
+  const std::string name = string(j, path);
+  if (name.empty()) fail(path, "expected a file name, got an empty string");
+  return name;
+}
+
+ShapeSpec readCompound(const Json& j, const std::string& path) {
+  const std::string form =
+      "a non-empty array of children [{\"shape\": ..., \"position\": [x, y, z], \"orientation\": "
+      "[w, x, y, z]}, ...]";
+  if (!j.is_array()) fail(path, "expected " + form + ", got " + typeName(j));
+  if (j.empty()) fail(path, "expected " + form + ", got an empty array");
+  ShapeSpec s;
+  s.type = ShapeType::Compound;
+  s.path = path;
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    const Json& c = object(j[i], at);
+    checkKeys(c, at, {"shape", "position", "orientation"});
+    CompoundChildSpec child;
+    child.path = at;
+    const std::string shapeAt = at + ".shape";
+    if (!c.contains("shape")) fail(shapeAt, "missing (" + convexForms() + ")");
+    const Json& v = c["shape"];
+    if (v.is_string()) {
+      child.byName = true;
+      child.name = v.get<std::string>();
+    } else {
+      if (!v.is_array() && !v.is_object())
+        fail(shapeAt, "expected " + convexForms() + ", got " + typeName(v));
+      // Checked before reading: a child compound is refused, not read level after level.
+      if (v.is_object() && v.size() == 1)
+        for (const ShapeKind& k : kShapeKinds)
+          if (!k.convex && v.begin().key() == k.key)
+            fail(shapeAt, "expected a convex shape (" + convexForms() + "), got a " + k.key);
+      child.shape = shapeSpec(v, shapeAt);
+    }
+    child.local.position = vec3Or(c, at, "position", Vec3(0.0));
+    if (c.contains("orientation"))
+      child.local.rotation = quat(c["orientation"], at + ".orientation");
+    s.children.push_back(std::move(child));
+  }
+  return s;
+}
+
+ShapeSpec readMesh(const Json& j, const std::string& path) {
+  object(j, path);
+  ShapeSpec s;
+  s.type = ShapeType::Mesh;
+  s.path = path;
+  if (fileForm(j, path, "vertices", "[[x, y, z], ...] with \"triangles\"",
+               "an OBJ file in assets/meshes")) {
+    checkKeys(j, path, {"file", "scale"});
+    s.file = fileName(j["file"], path + ".file");
+    if (j.contains("scale")) {
+      s.fileScale = number(j["scale"], path + ".scale");
+      if (!(s.fileScale > 0.0))
+        fail(path + ".scale", "expected a number > 0, got " + shortNumber(s.fileScale));
+    }
+    return s;
+  }
+  checkKeys(j, path, {"vertices", "triangles"});
+  s.points = points(j["vertices"], path + ".vertices");
+  const std::string at = path + ".triangles";
+  if (!j.contains("triangles")) fail(at, "missing ([[i, j, k], ...], indices into vertices)");
+  const Json& t = j["triangles"];
+  if (!t.is_array() || t.empty())
+    fail(at, "expected a non-empty array of [i, j, k] vertex indices, got " +
+                 (t.is_array() ? std::string("an empty array") : typeName(t)));
+  for (size_t i = 0; i < t.size(); ++i) {
+    const std::string ti = at + "[" + std::to_string(i) + "]";
+    if (!t[i].is_array() || t[i].size() != 3)
+      fail(ti, "expected [i, j, k] (three vertex indices), got " + typeName(t[i]));
+    std::array<int, 3> tri{};
+    for (int k = 0; k < 3; ++k)
+      tri[k] = integer(t[i][k], ti + "[" + std::to_string(k) + "]", std::numeric_limits<int>::min(),
+                       std::numeric_limits<int>::max());
+    s.triangles.push_back(tri);
+  }
+  return s;
+}
+
+ShapeSpec readHeightField(const Json& j, const std::string& path) {
+  object(j, path);
+  ShapeSpec s;
+  s.type = ShapeType::HeightField;
+  s.path = path;
+  const bool file = fileForm(j, path, "heights", "[[y, ...], ...], rows along z",
+                             "a greyscale PNG in assets/heightfields");
+  if (file) {
+    checkKeys(j, path, {"file", "spacing", "height_scale"});
+    s.file = fileName(j["file"], path + ".file");
+    s.heightScale = length(j, path, "height_scale", false);
+  } else {
+    checkKeys(j, path, {"heights", "spacing"});
+    const std::string at = path + ".heights";
+    const Json& h = j["heights"];
+    if (!h.is_array())
+      fail(at, "expected rows of heights [[y, ...], ...] (rows along z), got " + typeName(h));
+    if (h.size() < 2)
+      fail(at, "expected at least 2 rows of heights, got " + std::to_string(h.size()));
+    for (size_t r = 0; r < h.size(); ++r) {
+      const std::string row = at + "[" + std::to_string(r) + "]";
+      if (!h[r].is_array()) fail(row, "expected a row of heights [y, ...], got " + typeName(h[r]));
+      if (r == 0 && h[r].size() < 2)
+        fail(row, "expected at least 2 heights, got " + std::to_string(h[r].size()));
+      if (h[r].size() != h[0].size())
+        fail(row, "expected " + std::to_string(h[0].size()) + " heights (as row 0), got " +
+                      std::to_string(h[r].size()));
+      std::vector<Real> values;
+      for (size_t c = 0; c < h[r].size(); ++c)
+        values.push_back(number(h[r][c], row + "[" + std::to_string(c) + "]"));
+      s.heights.push_back(std::move(values));
+    }
+  }
+  const std::string at = path + ".spacing";
+  if (!j.contains("spacing")) fail(at, "missing ([dx, dz], m, each > 0)");
+  const Json& sp = j["spacing"];
+  if (!sp.is_array() || sp.size() != 2) fail(at, "expected [dx, dz] (m), got " + typeName(sp));
+  Real* spacing[2] = {&s.dx, &s.dz};
+  for (int k = 0; k < 2; ++k) {
+    const std::string sk = at + "[" + std::to_string(k) + "]";
+    *spacing[k] = number(sp[k], sk);
+    if (!(*spacing[k] > 0.0))
+      fail(sk, "expected a number > 0 (m), got " + shortNumber(*spacing[k]));
+  }
+  return s;
 }
 
 }  // namespace
@@ -180,6 +355,7 @@ Real scaledLength(Real v, Real s, const char* what, const std::string& path) {
 ShapeSpec shapeSpec(const Json& j, const std::string& path) {
   if (j.is_array()) {
     ShapeSpec s;
+    s.path = path;
     s.points = points(j, path);
     return s;
   }
@@ -209,11 +385,15 @@ Shape ShapeCache::build(const ShapeSpec& spec, const Vec3& s, const std::string&
     if (!hull) fail(path, "not a solid convex shape: " + hull.error());
     return *hull;
   }
-  // A sphere or capsule scaled unevenly would be an ellipsoid: not a shape the engine has.
+  // A sphere or capsule scaled unevenly would be an ellipsoid: not a shape the engine has. The
+  // other objects take the same rule (one rule for every shape object).
   if (!(s.x == s.y && s.y == s.z))
     fail(scalePath, std::string("a ") + shapeTypeName(spec.type) +
                         " takes a uniform scale (a number or three equal numbers), got [" +
                         shortNumber(s.x) + ", " + shortNumber(s.y) + ", " + shortNumber(s.z) + "]");
+  if (spec.type == ShapeType::Compound) return compound(spec, s.x, scalePath);
+  if (spec.type == ShapeType::Mesh) return mesh(spec, s.x);
+  if (spec.type == ShapeType::HeightField) return heightField(spec, s.x);
   const Real radius = scaledLength(spec.radius, s.x, "radius", path);
   Expected<Shape> shape =
       Expected<Shape>::failure(std::string("no builder for kind ") + shapeTypeName(spec.type));
@@ -225,32 +405,123 @@ Shape ShapeCache::build(const ShapeSpec& spec, const Vec3& s, const std::string&
   return *shape;
 }
 
+Shape ShapeCache::compound(const ShapeSpec& spec, Real s, const std::string& scalePath) {
+  std::vector<CompoundChild> children;
+  children.reserve(spec.children.size());
+  for (const CompoundChildSpec& c : spec.children) {
+    const std::string shapeAt = c.path + ".shape";
+    CompoundChild child;
+    if (c.byName) {
+      const ShapeSpec& base = lookup(c.name, shapeAt);
+      if (!convexType(base.type))
+        fail(shapeAt, "expected a convex shape (" + convexForms() + "), got \"" + c.name +
+                          "\", a " + shapeTypeName(base.type));
+      child.shape = named(c.name, Vec3(s), shapeAt, scalePath);
+    } else {
+      child.shape = build(c.shape, Vec3(s), shapeAt, scalePath);
+    }
+    child.local.position = scaledPoint(c.local.position, s, "position", c.path + ".position");
+    child.local.rotation = c.local.rotation;
+    children.push_back(std::move(child));
+  }
+  Expected<Shape> shape = makeCompound(children);
+  if (!shape) fail(spec.path, shape.error());
+  return *shape;
+}
+
+std::filesystem::path ShapeCache::file(const ShapeSpec& spec, const std::filesystem::path& dir,
+                                       const char* what) const {
+  const std::filesystem::path given(spec.file);
+  const std::filesystem::path f = given.is_absolute() ? given : dir / given;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(f, ec))
+    fail(spec.path + ".file",
+         std::string("no ") + what + " \"" + spec.file + "\" (looked for " + f.string() + ")");
+  return f;
+}
+
+Shape ShapeCache::mesh(const ShapeSpec& spec, Real s) {
+  if (!spec.file.empty()) {
+    const std::filesystem::path f = file(spec, dirs_.meshes, "mesh file");
+    const Real scale = scaledLength(spec.fileScale, s, "scale", spec.path + ".scale");
+    const auto key = std::make_tuple(f.string(), scale, 0.0, 0.0);
+    if (auto it = files_.find(key); it != files_.end()) return it->second;
+    Expected<Shape> loaded = loadObjMesh(f);
+    if (!loaded) fail(spec.path + ".file", loaded.error());
+    if (scale != 1.0) {
+      // Scaled here, not by loadObjMesh, so that a vertex scaled past the largest double is an
+      // error naming it rather than an overflow.
+      const TriangleMesh& m = *loaded->mesh();
+      std::vector<Vec3> vertices;
+      vertices.reserve(m.vertices.size());
+      for (size_t i = 0; i < m.vertices.size(); ++i)
+        vertices.push_back(scaledPoint(m.vertices[i], scale,
+                                       f.string() + ": vertex " + std::to_string(i),
+                                       spec.path + ".file"));
+      loaded = makeMesh(std::move(vertices), m.triangles);
+      if (!loaded) fail(spec.path + ".file", f.string() + ": " + loaded.error());
+    }
+    return files_[key] = *loaded;
+  }
+  std::vector<Vec3> vertices;
+  vertices.reserve(spec.points.size());
+  for (size_t i = 0; i < spec.points.size(); ++i)
+    vertices.push_back(scaledPoint(spec.points[i], s, "vertex",
+                                   spec.path + ".vertices[" + std::to_string(i) + "]"));
+  Expected<Shape> shape = makeMesh(std::move(vertices), spec.triangles);
+  if (!shape) fail(spec.path, shape.error());
+  return *shape;
+}
+
+Shape ShapeCache::heightField(const ShapeSpec& spec, Real s) {
+  const Real dx = scaledLength(spec.dx, s, "spacing", spec.path + ".spacing[0]");
+  const Real dz = scaledLength(spec.dz, s, "spacing", spec.path + ".spacing[1]");
+  if (!spec.file.empty()) {
+    const std::filesystem::path f = file(spec, dirs_.heightfields, "height-field image");
+    const Real hs = scaledLength(spec.heightScale, s, "height_scale", spec.path + ".height_scale");
+    const auto key = std::make_tuple(f.string(), dx, dz, hs);
+    if (auto it = files_.find(key); it != files_.end()) return it->second;
+    Expected<Shape> loaded = loadHeightFieldImage(f, dx, dz, hs);
+    if (!loaded) fail(spec.path + ".file", loaded.error());
+    return files_[key] = *loaded;
+  }
+  std::vector<std::vector<Real>> heights = spec.heights;
+  for (size_t r = 0; r < heights.size(); ++r)
+    for (size_t c = 0; c < heights[r].size(); ++c)
+      heights[r][c] = scaledLength(
+          heights[r][c], s, "height",
+          spec.path + ".heights[" + std::to_string(r) + "][" + std::to_string(c) + "]");
+  Expected<Shape> shape = makeHeightField(heights, dx, dz);
+  if (!shape) fail(spec.path, shape.error());
+  return *shape;
+}
+
+const ShapeSpec& ShapeCache::lookup(const std::string& name, const std::string& path) {
+  if (auto it = inline_.find(name); it != inline_.end()) return it->second;
+  if (auto lt = loaded_.find(name); lt != loaded_.end()) return lt->second;
+  const auto file = dirs_.shapes / (name + ".json");
+  if (!std::filesystem::exists(file)) {
+    // "sphere" as a name is the likely slip for the sphere object.
+    std::string hint;
+    for (const ShapeKind& k : kShapeKinds)
+      if (name == k.key)
+        hint = "; a " + name + " is an object, {\"" + name + "\": " + k.value + "}";
+    fail(path, "unknown shape \"" + name + "\" (no " + file.string() + " and no inline shape" +
+                   hint + ")");
+  }
+  auto def = loadShapeFile(file);
+  if (!def) fail(path, def.error());
+  ShapeSpec spec;
+  spec.path = path;
+  spec.points = std::move(def->points);
+  return loaded_[name] = std::move(spec);
+}
+
 Shape ShapeCache::named(const std::string& name, const Vec3& s, const std::string& path,
                         const std::string& scalePath) {
   const auto key = std::make_tuple(name, s.x, s.y, s.z);
   if (auto it = built_.find(key); it != built_.end()) return it->second;
-  const ShapeSpec* base = nullptr;
-  if (auto it = inline_.find(name); it != inline_.end()) {
-    base = &it->second;
-  } else if (auto lt = loaded_.find(name); lt != loaded_.end()) {
-    base = &lt->second;
-  } else {
-    const auto file = dir_ / (name + ".json");
-    if (!std::filesystem::exists(file)) {
-      // "sphere" as a name is the likely slip for the sphere object.
-      std::string hint;
-      for (const ShapeKind& k : kShapeKinds)
-        if (name == k.key) hint = "; a " + name + " is an object, {\"" + name + "\": {...}}";
-      fail(path, "unknown shape \"" + name + "\" (no " + file.string() + " and no inline shape" +
-                     hint + ")");
-    }
-    auto def = loadShapeFile(file);
-    if (!def) fail(path, def.error());
-    ShapeSpec spec;
-    spec.points = std::move(def->points);
-    base = &(loaded_[name] = std::move(spec));
-  }
-  Shape shape = build(*base, s, path, scalePath);
+  Shape shape = build(lookup(name, path), s, path, scalePath);
   built_[key] = shape;
   return shape;
 }
@@ -285,7 +556,9 @@ void applyMaterial(BodyDef& def, const Material& m, const std::string& path) {
   def.friction = m.friction;
   def.restitution = m.restitution;
   def.density = m.density;
-  if (m.mass > 0.0) {
+  // A mesh or height field has no volume to turn a mass into a density; its body is static, and
+  // static bodies ignore both (as they ignore a hull's).
+  if (m.mass > 0.0 && !def.shape.isStaticOnly()) {
     // A shape far smaller than a metre can have a volume that rounds to 0 (a sphere of radius
     // 1e-120): the density would be infinite.
     const Real volume = def.shape.massProperties(1.0).volume;
@@ -342,6 +615,11 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
       fail(path + ".type", "expected \"dynamic\", \"static\" or \"kinematic\", got \"" + t + "\"");
   }
   if (b.contains("static") && boolean(b["static"], path + ".static")) def.type = BodyType::Static;
+  // World::createBody refuses it too, but without the body's path.
+  if (def.shape.isStaticOnly() && def.type != BodyType::Static)
+    fail(path, std::string("a ") + shapeTypeName(def.shape.type()) + " is static only, got a " +
+                   (def.type == BodyType::Dynamic ? "dynamic" : "kinematic") +
+                   " body (add \"static\": true; a dynamic concave body is a compound)");
   if (b.contains("name")) string(b["name"], path + ".name");
   applyMaterial(def, material(b, path), path);
   return def;
@@ -360,8 +638,20 @@ std::string jsonMessage(const std::string& what) {
 
 }  // namespace
 
+SceneDirs sceneDirsBeside(const std::filesystem::path& shapesDir) {
+  std::filesystem::path dir = shapesDir;
+  if (!dir.has_filename()) dir = dir.parent_path();  // "assets/shapes/"
+  const std::filesystem::path root = dir.parent_path();
+  return {shapesDir, root / "meshes", root / "heightfields"};
+}
+
 Expected<Scene> parseScene(std::string_view text, const std::string& origin,
                            const std::filesystem::path& shapesDir) {
+  return parseScene(text, origin, sceneDirsBeside(shapesDir));
+}
+
+Expected<Scene> parseScene(std::string_view text, const std::string& origin,
+                           const SceneDirs& dirs) {
   using namespace scene;
   Json root;
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
@@ -402,7 +692,7 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
       for (auto it = s.begin(); it != s.end(); ++it)
         inlineShapes[it.key()] = shapeSpec(it.value(), "shapes." + it.key());
     }
-    ShapeCache shapes(shapesDir, std::move(inlineShapes));
+    ShapeCache shapes(dirs, std::move(inlineShapes));
     if (root.contains("bodies")) {
       const Json& b = root["bodies"];
       if (!b.is_array()) fail("bodies", "expected an array, got " + typeName(b));
@@ -431,18 +721,26 @@ Expected<Scene> loadScene(const std::filesystem::path& file,
   if (!in) return Expected<Scene>::failure(file.string() + ": cannot open scene file");
   std::stringstream ss;
   ss << in.rdbuf();
-  std::filesystem::path dir = shapesDir;
-  if (dir.empty()) {
-    // Beside the scene (assets/scenes/../shapes), else the assets directory found as for scenes.
-    dir = file.parent_path() / ".." / "shapes";
-    if (!std::filesystem::is_directory(dir))
-      for (const auto& root : assetRoots())
-        if (std::filesystem::is_directory(root / "shapes")) {
-          dir = root / "shapes";
-          break;
-        }
+  SceneDirs dirs;
+  if (!shapesDir.empty()) {
+    dirs = sceneDirsBeside(shapesDir);
+  } else {
+    // Each folder beside the scene (assets/scenes/../shapes), else in the assets directory found
+    // as for scenes.
+    const std::vector<std::filesystem::path> roots = assetRoots();
+    auto find = [&](const char* name) {
+      std::filesystem::path dir = file.parent_path() / ".." / name;
+      if (!std::filesystem::is_directory(dir))
+        for (const auto& root : roots)
+          if (std::filesystem::is_directory(root / name)) {
+            dir = root / name;
+            break;
+          }
+      return dir;
+    };
+    dirs = {find("shapes"), find("meshes"), find("heightfields")};
   }
-  auto scene = parseScene(ss.str(), file.string(), dir);
+  auto scene = parseScene(ss.str(), file.string(), dirs);
   if (scene && scene->name.empty()) scene->name = file.stem().string();
   return scene;
 }
