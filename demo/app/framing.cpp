@@ -55,7 +55,11 @@ std::optional<Aabb> framedBounds(std::span<const BodyBox> bodies) {
       const bool below = b.box.upper.y <= 0.5 * (m.lower.y + m.upper.y);
       const bool around = b.box.lower.x <= m.lower.x && b.box.upper.x >= m.upper.x &&
                           b.box.lower.z <= m.lower.z && b.box.upper.z >= m.upper.z;
-      if (below && around) continue;  // a ground
+      // A terrain (a height field or mesh far wider than the bodies on it) is a ground too, even
+      // where its hills rise above them.
+      const bool wide = b.box.upper.x - b.box.lower.x >= 3.0f * (m.upper.x - m.lower.x) &&
+                        b.box.upper.z - b.box.lower.z >= 3.0f * (m.upper.z - m.lower.z);
+      if (around && (below || wide)) continue;  // a ground
     }
     out = out ? merged(*out, b.box) : b.box;
   }
