@@ -107,3 +107,27 @@ TEST_CASE("bad height-field images are refused, naming the file", "[mesh][file]"
   CHECK_THAT(loadHeightFieldImage(ok, 1.0, -1.0, 1.0).error(), Contains("spacing"));
   CHECK_THAT(loadHeightFieldImage(ok, 1.0, 1.0, 0.0).error(), Contains("height_scale"));
 }
+
+TEST_CASE("an empty IDAT chunk changes no height field", "[mesh][file]") {
+  // stb_image would pass memcpy a null buffer for it (UBSan found it in the fuzz gate): the
+  // decoder drops empty IDAT chunks, which hold no pixels.
+  const unsigned char grey[4] = {0, 85, 170, 255};
+  int size = 0;
+  unsigned char* png = stbi_write_png_to_mem(grey, 2, 2, 2, 1, &size);
+  REQUIRE(png != nullptr);
+  std::vector<uint8_t> plain(png, png + size), padded;
+  STBIW_FREE(png);
+  // Chunks start after the 8-byte signature; insert an empty IDAT (length 0, "IDAT", its CRC)
+  // before the first chunk that is not IHDR.
+  const size_t ihdrEnd = 8 + 12 + 13;
+  const uint8_t empty[12] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xAF, 0x06, 0x1E};
+  padded.assign(plain.begin(), plain.begin() + ihdrEnd);
+  padded.insert(padded.end(), empty, empty + 12);
+  padded.insert(padded.end(), plain.begin() + ihdrEnd, plain.end());
+  const auto a = decodeHeightFieldImage(plain, "plain", 1.0, 1.0, 1.0);
+  const auto b = decodeHeightFieldImage(padded, "padded", 1.0, 1.0, 1.0);
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(a->heightField()->heights == b->heightField()->heights);
+  CHECK_THAT(b->heightField()->heights[3], WithinAbs(1.0, 1e-12));
+}

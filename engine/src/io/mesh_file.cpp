@@ -2,6 +2,7 @@
 // linkage so that an application with its own copy does not clash).
 #include "tumble/mesh_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -97,8 +98,43 @@ Expected<Shape> parseObjMesh(std::string_view text, const std::string& name, Rea
   return mesh;
 }
 
-Expected<Shape> decodeHeightFieldImage(std::span<const uint8_t> bytes, const std::string& name,
+namespace {
+
+// A PNG's bytes less its empty IDAT chunks. stb_image copies an IDAT chunk's data with memcpy
+// into a buffer it allocates at the first non-empty one, so an empty first IDAT passes memcpy a
+// null pointer (undefined behaviour, if harmless with 0 bytes; UBSan stops there). Empty chunks
+// carry no data: dropping them changes no image. Anything not laid out as PNG chunks is returned
+// as it is, for stb_image to refuse.
+std::span<const uint8_t> withoutEmptyIdat(std::span<const uint8_t> bytes,
+                                          std::vector<uint8_t>& scratch) {
+  static constexpr uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  if (bytes.size() < 8 || !std::equal(kSignature, kSignature + 8, bytes.begin())) return bytes;
+  scratch.assign(bytes.begin(), bytes.begin() + 8);
+  bool dropped = false;
+  for (size_t at = 8; at < bytes.size();) {
+    if (bytes.size() - at < 12) return bytes;
+    const uint32_t length = (uint32_t{bytes[at]} << 24) | (uint32_t{bytes[at + 1]} << 16) |
+                            (uint32_t{bytes[at + 2]} << 8) | uint32_t{bytes[at + 3]};
+    if (length > bytes.size() - at - 12) return bytes;
+    const bool emptyIdat =
+        length == 0 && std::equal(bytes.begin() + static_cast<long>(at) + 4,
+                                  bytes.begin() + static_cast<long>(at) + 8, "IDAT");
+    if (emptyIdat)
+      dropped = true;
+    else
+      scratch.insert(scratch.end(), bytes.begin() + static_cast<long>(at),
+                     bytes.begin() + static_cast<long>(at + 12 + length));
+    at += 12 + length;
+  }
+  return dropped ? std::span<const uint8_t>(scratch) : bytes;
+}
+
+}  // namespace
+
+Expected<Shape> decodeHeightFieldImage(std::span<const uint8_t> raw, const std::string& name,
                                        Real dx, Real dz, Real heightScale) {
+  std::vector<uint8_t> scratch;
+  const std::span<const uint8_t> bytes = withoutEmptyIdat(raw, scratch);
   using E = Expected<Shape>;
   if (!(std::isfinite(heightScale) && heightScale > 0.0))
     return E::failure(name + ": height_scale " + std::to_string(heightScale) +
