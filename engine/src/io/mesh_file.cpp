@@ -103,30 +103,29 @@ namespace {
 // A PNG's bytes less its empty IDAT chunks. stb_image copies an IDAT chunk's data with memcpy
 // into a buffer it allocates at the first non-empty one, so an empty first IDAT passes memcpy a
 // null pointer (undefined behaviour, if harmless with 0 bytes; UBSan stops there). Empty chunks
-// carry no data: dropping them changes no image. Anything not laid out as PNG chunks is returned
-// as it is, for stb_image to refuse.
+// carry no data: dropping them changes no image. From the first chunk that does not fit in the
+// bytes on, the rest is kept as it is, for stb_image to refuse.
 std::span<const uint8_t> withoutEmptyIdat(std::span<const uint8_t> bytes,
                                           std::vector<uint8_t>& scratch) {
   static constexpr uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   if (bytes.size() < 8 || !std::equal(kSignature, kSignature + 8, bytes.begin())) return bytes;
   scratch.assign(bytes.begin(), bytes.begin() + 8);
   bool dropped = false;
-  for (size_t at = 8; at < bytes.size();) {
-    if (bytes.size() - at < 12) return bytes;
+  size_t at = 8;
+  while (bytes.size() - at >= 12) {
     const uint32_t length = (uint32_t{bytes[at]} << 24) | (uint32_t{bytes[at + 1]} << 16) |
                             (uint32_t{bytes[at + 2]} << 8) | uint32_t{bytes[at + 3]};
-    if (length > bytes.size() - at - 12) return bytes;
-    const bool emptyIdat =
-        length == 0 && std::equal(bytes.begin() + static_cast<long>(at) + 4,
-                                  bytes.begin() + static_cast<long>(at) + 8, "IDAT");
-    if (emptyIdat)
+    if (length > bytes.size() - at - 12) break;
+    const auto chunk = bytes.begin() + static_cast<std::ptrdiff_t>(at);
+    if (length == 0 && std::equal(chunk + 4, chunk + 8, "IDAT"))
       dropped = true;
     else
-      scratch.insert(scratch.end(), bytes.begin() + static_cast<long>(at),
-                     bytes.begin() + static_cast<long>(at + 12 + length));
+      scratch.insert(scratch.end(), chunk, chunk + static_cast<std::ptrdiff_t>(12 + length));
     at += 12 + length;
   }
-  return dropped ? std::span<const uint8_t>(scratch) : bytes;
+  if (!dropped) return bytes;
+  scratch.insert(scratch.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.end());
+  return scratch;
 }
 
 }  // namespace
