@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -13,6 +14,22 @@
 
 #include <tiny_obj_loader.h>
 
+// stb_image allocates as a compressed stream asks: a crafted 87-byte PNG made it ask for 2 GiB
+// (found by fuzzing). Its allocations go through these, which refuse anything over 512 MiB (a
+// 4097 x 4097 16-bit RGBA image is 134 MiB), so such a file is an out-of-memory error, not a
+// process that swaps or dies.
+namespace {
+constexpr size_t kStbAllocationCap = size_t{512} << 20;
+void* stbMalloc(size_t size) {
+  return size > kStbAllocationCap ? nullptr : std::malloc(size);
+}
+void* stbRealloc(void* p, size_t size) {
+  return size > kStbAllocationCap ? nullptr : std::realloc(p, size);
+}
+}  // namespace
+#define STBI_MALLOC(size) stbMalloc(size)
+#define STBI_REALLOC(p, size) stbRealloc(p, size)
+#define STBI_FREE(p) std::free(p)
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
