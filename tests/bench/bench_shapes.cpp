@@ -66,8 +66,8 @@ std::vector<tumble::BodyDef> bodies(Kind kind, int n) {
   std::vector<tumble::BodyDef> defs;
   tumble::appendHeap(defs, kind == Kind::FieldHulls || kind == Kind::MeshHulls, n, 1);
   if (kind == Kind::Spheres || kind == Kind::Capsules) {
-    const tumble::Shape round = kind == Kind::Spheres ? *tumble::makeSphere(0.5)
-                                                      : *tumble::makeCapsule(0.3, 0.4);
+    const tumble::Shape round =
+        kind == Kind::Spheres ? *tumble::makeSphere(0.5) : *tumble::makeCapsule(0.3, 0.4);
     for (size_t i = 1; i < defs.size(); ++i) {
       defs[i].shape = round;
       defs[i].density = 1.0 / round.massProperties(1.0).volume;
@@ -133,7 +133,9 @@ Result runTumble(Kind kind, int n) {
   return r;
 }
 
-btVector3 bt(const Vec3& v) { return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z)); }
+btVector3 bt(const Vec3& v) {
+  return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z));
+}
 
 Result runBullet(Kind kind, int n) {
   btDefaultCollisionConfiguration config;
@@ -163,21 +165,23 @@ Result runBullet(Kind kind, int n) {
     const auto h = heights();
     Real lo = h[0][0], hi = h[0][0];
     for (const auto& row : h)
-      for (Real x : row) fieldData.push_back(static_cast<float>(x)), lo = std::min(lo, x), hi = std::max(hi, x);
-    auto field = std::make_unique<btHeightfieldTerrainShape>(kGrid, kGrid, fieldData.data(), 1.0f,
-                                                              btScalar(lo), btScalar(hi), 1,
-                                                              PHY_FLOAT, false);
+      for (Real x : row)
+        fieldData.push_back(static_cast<float>(x)), lo = std::min(lo, x), hi = std::max(hi, x);
+    auto field = std::make_unique<btHeightfieldTerrainShape>(
+        kGrid, kGrid, fieldData.data(), 1.0f, btScalar(lo), btScalar(hi), 1, PHY_FLOAT, false);
     // Bullet centres the field on its box: move it back to the corner at the origin.
-    add(field.get(), btTransform(btQuaternion::getIdentity(),
-                                 btVector3(btScalar(0.5 * (kGrid - 1)), btScalar(0.5 * (lo + hi)),
-                                           btScalar(0.5 * (kGrid - 1)))),
+    add(field.get(),
+        btTransform(btQuaternion::getIdentity(),
+                    btVector3(btScalar(0.5 * (kGrid - 1)), btScalar(0.5 * (lo + hi)),
+                              btScalar(0.5 * (kGrid - 1)))),
         0);
     shapes.push_back(std::move(field));
   } else if (kind == Kind::MeshHulls) {
     std::vector<Vec3> v;
     std::vector<std::array<int, 3>> t;
     meshOf(v, t);
-    for (const Vec3& p : v) meshVertices.insert(meshVertices.end(), {btScalar(p.x), btScalar(p.y), btScalar(p.z)});
+    for (const Vec3& p : v)
+      meshVertices.insert(meshVertices.end(), {btScalar(p.x), btScalar(p.y), btScalar(p.z)});
     for (const auto& tri : t) meshIndices.insert(meshIndices.end(), {tri[0], tri[1], tri[2]});
     meshArray = std::make_unique<btTriangleIndexVertexArray>(
         static_cast<int>(t.size()), meshIndices.data(), 3 * static_cast<int>(sizeof(int)),
@@ -240,7 +244,8 @@ Result best(Result (*run)(Kind, int), Kind kind, int n, int repeats) {
   Result r = run(kind, n);
   for (int k = 1; k < repeats; ++k) {
     const Result again = run(kind, n);
-    for (size_t i = 0; i < r.stepMs.size(); ++i) r.stepMs[i] = std::min(r.stepMs[i], again.stepMs[i]);
+    for (size_t i = 0; i < r.stepMs.size(); ++i)
+      r.stepMs[i] = std::min(r.stepMs[i], again.stepMs[i]);
   }
   return r;
 }
@@ -263,14 +268,13 @@ int main(int argc, char** argv) {
   std::printf("ms per step, thread CPU time, least of %d runs per step (t: Tumble, b: Bullet)\n",
               repeats);
   std::printf("%-20s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "scene", "t mean", "b mean",
-              "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving",
-              "b moving");
+              "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving", "b moving");
   for (const Case& c : cases) {
     if (!only.empty() && std::string(c.name).find(only) == std::string::npos) continue;
     const Result t = best(runTumble, c.kind, c.n, repeats);
     const Result b = best(runBullet, c.kind, c.n, repeats);
-    std::printf("%-20s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n",
-                c.name, t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
+    std::printf("%-20s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n", c.name,
+                t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
                 b.quantile(1.0), t.mean() / b.mean(), t.quantile(1.0) / b.quantile(1.0), t.moving,
                 t.bodies, b.moving, b.bodies);
     std::fflush(stdout);
