@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
+#include "bullet_world.h"
 #include "tumble/atomic_file.h"
 #include "tumble/scene.h"
 #include "tumble/settings.h"
@@ -38,12 +40,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int kSteps = 600;
 constexpr Real kDt = 1.0 / 60.0;
 constexpr uint64_t kSeed = 1;
-
-Real threadMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<Real>(ts.tv_sec) * 1e3 + static_cast<Real>(ts.tv_nsec) * 1e-6;
-}
 
 struct RunResult {
   Real meanMs = 0.0, p99Ms = 0.0, worstMs = 0.0, wallMeanMs = 0.0;
@@ -158,9 +154,9 @@ RunResult runTumble(bool hull20, int n, uint64_t seed = kSeed) {
   RunResult r;
   for (int i = 0; i < kSteps; ++i) {
     const auto t0 = Clock::now();
-    const Real c0 = threadMs();
+    const Real c0 = tumble::bench::threadMs();
     (void)world.step(kDt);
-    r.stepMs.push_back(threadMs() - c0);
+    r.stepMs.push_back(tumble::bench::threadMs() - c0);
     r.wallMeanMs += std::chrono::duration<Real, std::milli>(Clock::now() - t0).count() / kSteps;
   }
   for (tumble::BodyId id : world.bodyIds()) {
@@ -173,13 +169,8 @@ RunResult runTumble(bool hull20, int n, uint64_t seed = kSeed) {
 }
 
 RunResult runBullet(bool hull20, int n, uint64_t seed = kSeed) {
-  btDefaultCollisionConfiguration config;
-  btCollisionDispatcher dispatcher(&config);
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-  world.setGravity(btVector3(0, btScalar(-9.81), 0));
-  world.getSolverInfo().m_numIterations = 10;
+  tumble::bench::BulletWorld bullet;
+  btDiscreteDynamicsWorld& world = bullet.world;
   std::vector<std::unique_ptr<btCollisionShape>> shapes;
   std::vector<std::unique_ptr<btDefaultMotionState>> states;
   std::vector<std::unique_ptr<btRigidBody>> bodies;
@@ -223,9 +214,9 @@ RunResult runBullet(bool hull20, int n, uint64_t seed = kSeed) {
   RunResult r;
   for (int i = 0; i < kSteps; ++i) {
     const auto t0 = Clock::now();
-    const Real c0 = threadMs();
+    const Real c0 = tumble::bench::threadMs();
     world.stepSimulation(btScalar(kDt), 1, btScalar(kDt));
-    r.stepMs.push_back(threadMs() - c0);
+    r.stepMs.push_back(tumble::bench::threadMs() - c0);
     r.wallMeanMs += std::chrono::duration<Real, std::milli>(Clock::now() - t0).count() / kSteps;
   }
   for (auto& b : bodies) {

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_common.h"
 #include "stack_watch.h"
 #include "tumble/scene.h"
 #include "tumble/settings.h"
@@ -36,12 +37,6 @@ using tumble::Real;
 
 constexpr Real kPassThrough = 0.9;  // m between the centres of two 1 m cubes
 constexpr Real kSideways = 0.1;     // m, issue 13's standing limit
-
-Real threadMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<Real>(ts.tv_sec) * 1e3 + static_cast<Real>(ts.tv_nsec) * 1e-6;
-}
 
 struct Options {
   std::vector<std::string> scenes;
@@ -130,9 +125,9 @@ bool run(const std::string& name, const Options& o, Result& out) {
   std::vector<Real> ms;
   ms.reserve(static_cast<size_t>(out.steps));
   for (int i = 0; i < out.steps; ++i) {
-    const Real t0 = threadMs();
+    const Real t0 = tumble::bench::threadMs();
     const auto stepped = world.step(dt);
-    ms.push_back(threadMs() - t0);
+    ms.push_back(tumble::bench::threadMs() - t0);
     if (!stepped) {
       std::fprintf(stderr, "bench_pyramid: %s: step %d: %s\n", stem.c_str(), i + 1,
                    stepped.error().c_str());

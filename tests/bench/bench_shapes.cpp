@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
+#include "bullet_world.h"
 #include "tumble/scene.h"
 #include "tumble/world.h"
 
@@ -32,12 +34,6 @@ using tumble::Vec3;
 constexpr int kSteps = 600;
 constexpr Real kDt = 1.0 / 60.0;
 constexpr int kGrid = 257;  // points per side: 256 x 256 cells
-
-Real threadMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<Real>(ts.tv_sec) * 1e3 + static_cast<Real>(ts.tv_nsec) * 1e-6;
-}
 
 struct Result {
   std::vector<Real> stepMs;
@@ -120,9 +116,9 @@ Result runTumble(Kind kind, int n) {
   for (const auto& d : bodies(kind, n)) (void)world.createBody(d);
   Result r;
   for (int i = 0; i < kSteps; ++i) {
-    const Real c0 = threadMs();
+    const Real c0 = tumble::bench::threadMs();
     (void)world.step(kDt);
-    r.stepMs.push_back(threadMs() - c0);
+    r.stepMs.push_back(tumble::bench::threadMs() - c0);
   }
   for (tumble::BodyId id : world.bodyIds()) {
     const tumble::BodyView b = *world.body(id);
@@ -138,13 +134,8 @@ btVector3 bt(const Vec3& v) {
 }
 
 Result runBullet(Kind kind, int n) {
-  btDefaultCollisionConfiguration config;
-  btCollisionDispatcher dispatcher(&config);
-  btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
-  btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &config);
-  world.setGravity(btVector3(0, btScalar(-9.81), 0));
-  world.getSolverInfo().m_numIterations = 10;
+  tumble::bench::BulletWorld bullet;
+  btDiscreteDynamicsWorld& world = bullet.world;
   std::vector<std::unique_ptr<btCollisionShape>> shapes;
   std::vector<std::unique_ptr<btDefaultMotionState>> states;
   std::vector<std::unique_ptr<btRigidBody>> rigid;
@@ -226,9 +217,9 @@ Result runBullet(Kind kind, int n) {
   }
   Result r;
   for (int i = 0; i < kSteps; ++i) {
-    const Real c0 = threadMs();
+    const Real c0 = tumble::bench::threadMs();
     world.stepSimulation(btScalar(kDt), 1, btScalar(kDt));
-    r.stepMs.push_back(threadMs() - c0);
+    r.stepMs.push_back(tumble::bench::threadMs() - c0);
   }
   for (auto& b : rigid) {
     if (b->getInvMass() == 0) continue;

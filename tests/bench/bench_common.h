@@ -1,0 +1,16 @@
+#pragma once
+// Shared by the benches: the thread's CPU clock (bullet_world.h has the Bullet world).
+#include <ctime>
+
+#include "tumble/math.h"
+
+namespace tumble::bench {
+
+/// Milliseconds of CPU time this thread has used (CLOCK_THREAD_CPUTIME_ID).
+inline Real threadMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<Real>(ts.tv_sec) * 1e3 + static_cast<Real>(ts.tv_nsec) * 1e-6;
+}
+
+}  // namespace tumble::bench
