@@ -24,13 +24,13 @@ namespace tumble {
 
 /// The kinds of shape. New kinds are appended (the narrow phase's dispatch table is indexed by
 /// these values).
-enum class ShapeType { Hull, Sphere, Capsule, Compound, Mesh, HeightField };
+enum class ShapeType { Hull, Sphere, Capsule, Compound, Mesh, HeightField, Cylinder, RoundedHull };
 
 /// Number of ShapeType values.
-inline constexpr int kShapeTypeCount = 6;
+inline constexpr int kShapeTypeCount = 8;
 
 /// The name of a kind as scene files and messages write it: "hull", "sphere", "capsule",
-/// "compound", "mesh", "heightfield".
+/// "compound", "mesh", "heightfield", "cylinder", "rounded".
 const char* shapeTypeName(ShapeType type);
 
 /// The core and radius of a sphere or capsule (shared, immutable).

@@ -751,12 +751,24 @@ CollideResult swapped(const Shape& sa, const Transform& xa, const Shape& sb, con
 // result (normal negated, points swapped).
 using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&, const Transform&,
                                     Real, const Settings&, const GjkSimplex*);
-// The convex kinds (Hull, Sphere, Capsule) are the first three ShapeType values.
-constexpr CollideFn kCollide[3][3] = {
-    // B:  Hull                          Sphere                           Capsule
-    {collideHulls, collideCores, swapped<collideCapsuleHull>},      // A: Hull
-    {collideCores, collideSpheres, swapped<collideCapsuleSphere>},  // A: Sphere
-    {collideCapsuleHull, collideCapsuleSphere, collideCapsules}};   // A: Capsule
+// Indexed by ShapeType; the rows and columns of the non-convex kinds (Compound, Mesh, HeightField)
+// are empty: collide() takes convex shapes only (collideChildren splits the others). Pairs without
+// a routine of their own take the general path on the cores (collideCores).
+constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
+    // B: Hull, Sphere, Capsule, Compound, Mesh, HeightField, Cylinder, RoundedHull
+    {collideHulls, collideCores, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
+     collideCores, collideCores},  // A: Hull
+    {collideCores, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr, nullptr,
+     collideCores, collideCores},  // A: Sphere
+    {collideCapsuleHull, collideCapsuleSphere, collideCapsules, nullptr, nullptr, nullptr,
+     collideCores, collideCores},  // A: Capsule
+    {},                            // A: Compound
+    {},                            // A: Mesh
+    {},                            // A: HeightField
+    {collideCores, collideCores, collideCores, nullptr, nullptr, nullptr, collideCores,
+     collideCores},  // A: Cylinder
+    {collideCores, collideCores, collideCores, nullptr, nullptr, nullptr, collideCores,
+     collideCores}};  // A: RoundedHull
 
 }  // namespace
 

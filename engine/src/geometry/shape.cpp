@@ -24,6 +24,10 @@ const char* shapeTypeName(ShapeType type) {
       return "mesh";
     case ShapeType::HeightField:
       return "heightfield";
+    case ShapeType::Cylinder:
+      return "cylinder";
+    case ShapeType::RoundedHull:
+      return "rounded";
   }
   return "unknown";
 }
