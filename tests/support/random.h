@@ -37,6 +37,15 @@ inline Quat randomRotation(std::mt19937_64& rng) {
   }
 }
 
+/// A random pose: position uniform in the cube [-spread, spread]^3, a uniformly random rotation.
+inline Transform randomPose(std::mt19937_64& rng, Real spread) {
+  Transform x;
+  x.position = Vec3(uniform(rng, -spread, spread), uniform(rng, -spread, spread),
+                    uniform(rng, -spread, spread));
+  x.rotation = randomRotation(rng);
+  return x;
+}
+
 /// `count` points on an ellipsoid with the given semi-axes.
 inline std::vector<Vec3> ellipsoidPoints(std::mt19937_64& rng, size_t count, const Vec3& radii) {
   std::vector<Vec3> out;

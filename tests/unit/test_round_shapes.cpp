@@ -43,14 +43,6 @@ SliceIntegral integrateRevolution(Rho rho, Real top, int n) {
   return s;
 }
 
-Transform randomPose(std::mt19937_64& rng, Real spread) {
-  Transform x;
-  x.position = Vec3(uniform(rng, -spread, spread), uniform(rng, -spread, spread),
-                    uniform(rng, -spread, spread));
-  x.rotation = randomRotation(rng);
-  return x;
-}
-
 }  // namespace
 
 TEST_CASE("sphere and capsule mass properties equal slice-by-slice integration", "[round]") {

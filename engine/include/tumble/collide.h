@@ -41,6 +41,10 @@ struct CollideResult {
   GjkResult gjk;
   /// EPA's answer when `overlapping` (EPA runs only then); default (0 iterations) otherwise.
   EpaResult epa;
+  /// m, a cylinder's radius when it touches with its side (the points then ride on the side as
+  /// they do on a capsule's radius: the solver measures their separation from the axis), per
+  /// shape; 0 otherwise.
+  Real sideRadiusA = 0.0, sideRadiusB = 0.0;
 
   bool touching() const { return pointCount > 0; }
 };
@@ -66,8 +70,9 @@ struct ChildContact {
   /// A's child << 32 | B's: a compound's child index, a mesh's or height field's triangle index,
   /// 0 for a convex shape (its own only child).
   uint64_t key = 0;
-  Real radiusA = 0.0, radiusB = 0.0;  ///< m, the two children's round radii
-  CollideResult result;               ///< with at least one point
+  /// m, the two children's round radii (plus a cylinder's side radius, CollideResult)
+  Real radiusA = 0.0, radiusB = 0.0;
+  CollideResult result;  ///< with at least one point
 };
 
 /// Contacts of any two shapes: collide() on every pair of convex children within reach (a

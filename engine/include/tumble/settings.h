@@ -29,12 +29,12 @@ struct Settings {
   } solver;
 
   struct Contact {
-    Real slop = 0.005;                ///< m, [0, 0.1]: no effect since the soft step
-    Real baumgarte = 0.2;             ///< [0, 1]: no effect since the soft step
-    Real hertz = 60.0;                ///< Hz, push-out spring, [0.1, 1000]
-    Real dampingRatio = 10.0;         ///< push-out spring, [0, 100]
-    Real pushVelocity = 3.0;          ///< m/s, fastest push-out, [0, 1000]
-    Real speculativeMargin = 0.02;    ///< m, contacts created this far apart, [0, 1]
+    Real slop = 0.005;              ///< m, [0, 0.1]: no effect since the soft step
+    Real baumgarte = 0.2;           ///< [0, 1]: no effect since the soft step
+    Real hertz = 60.0;              ///< Hz, push-out spring, [0.1, 1000]
+    Real dampingRatio = 10.0;       ///< push-out spring, [0, 100]
+    Real pushVelocity = 3.0;        ///< m/s, fastest push-out, [0, 1000]
+    Real speculativeMargin = 0.02;  ///< m, contacts created this far apart, [0, 1]
     /// m, [0, 1]: a manifold's points are kept while the bodies moved less than this relative to
     /// each other (and turned less than 10 degrees) since the narrow phase found them; 0: never.
     Real recycleDistance = 0.02;

@@ -40,6 +40,13 @@ struct RoundCore {
   Real radius = 0.0;                     ///< m, > 0
 };
 
+/// A cylinder about the local y axis (shared, immutable; see makeCylinder): its exact support
+/// function, and 8 points on each cap's rim for callers that want a point set.
+struct CylinderCore {
+  CylinderSupport support;
+  Vec3 sample[16];
+};
+
 struct Compound;
 
 /// A shape in its own local frame (metres). A cheap value: copies share the immutable geometry
@@ -55,6 +62,9 @@ class Shape {
   /// A sphere (one core point) or capsule (two); see makeSphere and makeCapsule.
   Shape(ShapeType type, std::shared_ptr<const RoundCore> round)
       : type_(type), round_(std::move(round)) {}
+  /// A cylinder; see makeCylinder.
+  explicit Shape(std::shared_ptr<const CylinderCore> cylinder)
+      : type_(ShapeType::Cylinder), cylinder_(std::move(cylinder)) {}
   /// A compound; see makeCompound.
   explicit Shape(std::shared_ptr<const Compound> compound)
       : type_(ShapeType::Compound), compound_(std::move(compound)) {}
@@ -69,10 +79,10 @@ class Shape {
   /// True when the shape has geometry.
   explicit operator bool() const {
     return hull_ != nullptr || round_ != nullptr || compound_ != nullptr || mesh_ != nullptr ||
-           field_ != nullptr;
+           field_ != nullptr || cylinder_ != nullptr;
   }
-  /// True for the convex kinds (hull, sphere, capsule): one core and a radius.
-  bool isConvex() const { return hull_ != nullptr || round_ != nullptr; }
+  /// True for the convex kinds (hull, sphere, capsule, cylinder): one core and a radius.
+  bool isConvex() const { return hull_ != nullptr || round_ != nullptr || cylinder_ != nullptr; }
   /// True for the kinds only a static body may have (mesh, height field): no volume, no mass.
   bool isStaticOnly() const { return mesh_ != nullptr || field_ != nullptr; }
 
@@ -88,6 +98,9 @@ class Shape {
   const TriangleMesh* mesh() const { return mesh_.get(); }
   /// The grid of a HeightField shape; null for other kinds.
   const HeightField* heightField() const { return field_.get(); }
+
+  /// The geometry of a Cylinder shape; null for other kinds.
+  const CylinderCore* cylinder() const { return cylinder_.get(); }
 
   /// The core and radius of a Sphere or Capsule shape; null for other kinds.
   const RoundCore* round() const { return round_.get(); }
@@ -131,6 +144,7 @@ class Shape {
   std::shared_ptr<const Compound> compound_;
   std::shared_ptr<const TriangleMesh> mesh_;
   std::shared_ptr<const HeightField> field_;
+  std::shared_ptr<const CylinderCore> cylinder_;
 };
 
 /// One child of a compound: a convex shape placed by `local` in the compound's frame.
@@ -161,8 +175,13 @@ Expected<Shape> makeSphere(Real radius);
 /// a capsule's kind). Its total height is 2 (halfHeight + radius). Fails naming the bad value.
 Expected<Shape> makeCapsule(Real radius, Real halfHeight);
 
-/// A compound of convex children (1 to 65535; each a hull, sphere or capsule, its pose finite
-/// with a non-zero quaternion, normalised here). Fails naming the child that is not.
+/// A solid cylinder about the local y axis: radius `radius`, from y = -halfHeight to halfHeight
+/// (m; both finite and > 0). Collision uses its exact support function (no polygon). Fails naming
+/// the bad value.
+Expected<Shape> makeCylinder(Real radius, Real halfHeight);
+
+/// A compound of convex children (1 to 65535; each a hull, sphere, capsule or cylinder, its pose
+/// finite with a non-zero quaternion, normalised here). Fails naming the child that is not.
 Expected<Shape> makeCompound(std::span<const CompoundChild> children);
 
 /// A static mesh of `triangles` (vertex indices, counter-clockwise seen from the front) over

@@ -1,7 +1,8 @@
 #pragma once
 /// Support mappings of convex point sets: the point of the set farthest along a direction.
 /// Every narrow-phase query (GJK, EPA, the LP test) takes shapes in this form, so they work on any
-/// point set: a single point, a segment, a triangle, or the vertices of a hull.
+/// point set: a single point, a segment, a triangle, or the vertices of a hull. One curved set,
+/// the cylinder, is given by its exact support function instead (GJK and EPA only).
 
 #include <span>
 
@@ -13,10 +14,25 @@ namespace tumble {
 /// adjacency in compressed form (neighbours of point i are
 /// `neighbours[neighbourOffsets[i] .. neighbourOffsets[i+1])`): with it, large sets are searched
 /// by hill climbing instead of brute force. The spans are views: the owner keeps the data alive.
+/// A solid cylinder about the local y axis, from y = -halfHeight to halfHeight: a convex set given
+/// by its support function (exact), not by points.
+struct CylinderSupport {
+  Real radius = 0.0;      ///< m, > 0
+  Real halfHeight = 0.0;  ///< m, > 0
+
+  /// A point of the cylinder farthest along `d` (any non-zero direction; local frame): on the rim
+  /// of the cap that d points to, or the cap's centre when d is along the axis.
+  Vec3 support(const Vec3& d) const;
+};
+
 struct SupportShape {
   std::span<const Vec3> points;
   std::span<const int> neighbourOffsets;  ///< empty, or points.size() + 1 entries
   std::span<const int> neighbours;
+  /// Non-null for a cylinder: GJK and EPA then take their support points from it, exactly, and
+  /// `points` holds only a few of its points (an inscribed sample, for callers that want a point
+  /// set, such as a centroid). The LP test does not take such shapes.
+  const CylinderSupport* cylinder = nullptr;
 
   /// Sets with at least this many points and an adjacency use hill climbing.
   static constexpr size_t kHillClimbThreshold = 32;

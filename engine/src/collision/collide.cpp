@@ -7,6 +7,8 @@
 // Stateless: matching with last step's manifold is the world's (dynamics/contact_update.cpp).
 #include "tumble/collide.h"
 
+#include "collision/collide_internal.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,27 +20,8 @@
 #include "tumble/support.h"
 
 namespace tumble {
-namespace {
 
-constexpr uint32_t kSinglePointId = 0xFFFFFFFFu;
-// Below this cosine between a face normal and the contact normal the face does not support the
-// contact (a sliver face seen edge-on); the single closest-point contact is used instead.
-constexpr Real kMinFaceAlignment = 0.05;
-// Above this cosine (about 5.7 degrees) the contact is a face contact and the reference face's
-// normal replaces EPA's; B is the reference only when clearly better aligned than A.
-constexpr Real kSnapAlignment = 0.995;
-constexpr Real kReferenceBias = 1e-3;
-
-struct ClipVertex {
-  Vec3 p;
-  uint32_t id;
-};
-
-struct Candidate {
-  Vec3 onA, onB;
-  Real separation;
-  uint32_t id;
-};
+namespace detail {
 
 int supportFace(const ConvexHull& hull, const Quat& rotation, const Vec3& worldDir) {
   const Vec3 d = glm::conjugate(rotation) * worldDir;
@@ -84,23 +67,25 @@ int clipPolygon(const ClipVertex* in, int n, const Vec3& m, Real d, int faceA, i
 
 // Keeps at most 4 of the candidates: the deepest, the farthest from it, the one spanning the
 // largest triangle with those two, and the largest on the other side (Gregorius 2015).
-void reduce(std::vector<Candidate>& c, const Vec3& normal) {
+void reduce(std::vector<Candidate>& c, const Vec3& normal, Real tie) {
+  // Scores must beat the best so far by this factor (1 when tie = 0: a plain maximum).
+  const Real more = 1.0 + tie;
   if (c.size() <= 4) return;
   size_t i0 = 0;
   for (size_t i = 1; i < c.size(); ++i)
-    if (c[i].separation < c[i0].separation) i0 = i;
+    if (c[i].separation < c[i0].separation - tie * std::abs(c[i0].separation)) i0 = i;
   size_t i1 = i0;
   Real best = -1.0;
   for (size_t i = 0; i < c.size(); ++i) {
     const Vec3 d = c[i].onB - c[i0].onB;
-    if (glm::dot(d, d) > best) best = glm::dot(d, d), i1 = i;
+    if (glm::dot(d, d) > best * more) best = glm::dot(d, d), i1 = i;
   }
   size_t i2 = i0;
   Real bestArea = 0.0;
   const Vec3 e = c[i1].onB - c[i0].onB;
   for (size_t i = 0; i < c.size(); ++i) {
     const Real a = glm::dot(glm::cross(e, c[i].onB - c[i0].onB), normal);
-    if (std::abs(a) > std::abs(bestArea)) bestArea = a, i2 = i;
+    if (std::abs(a) > std::abs(bestArea) * more) bestArea = a, i2 = i;
   }
   // The fourth adds the largest triangle outside (i0, i1, i2): on the far side of one of its
   // edges, usually i0-i1 (i2 was the largest on the near side). A point outside edge (p, q) has
@@ -116,7 +101,7 @@ void reduce(std::vector<Candidate>& c, const Vec3& normal) {
       a = std::max(a,
                    -orientation * glm::dot(glm::cross(c[edge[1]].onB - p, c[i].onB - p), normal));
     }
-    if (a > bestOther) bestOther = a, i3 = i;
+    if (a > bestOther * more) bestOther = a, i3 = i;
   }
   Candidate keep[4];
   int kept = 0;
@@ -128,6 +113,34 @@ void reduce(std::vector<Candidate>& c, const Vec3& normal) {
   }
   c.assign(keep, keep + kept);
 }
+
+// One contact point from points on the two cores (cA on A's core, cB on B's) and the unit normal
+// from A to B, `coreSep` their distance along it: the surfaces lie the radii further in.
+CollidePoint roundPoint(const Vec3& cA, const Vec3& normal, Real coreSep, Real rA, Real rB,
+                        uint32_t id) {
+  CollidePoint p;
+  p.separation = coreSep - rA - rB;
+  p.pointA = cA + rA * normal;
+  p.pointB = p.pointA + p.separation * normal;
+  p.id = id;
+  return p;
+}
+
+}  // namespace detail
+
+using detail::Candidate;
+using detail::clipPolygon;
+using detail::ClipVertex;
+using detail::kMinFaceAlignment;
+using detail::kReferenceBias;
+using detail::kSinglePointId;
+using detail::kSnapAlignment;
+using detail::makeId;
+using detail::reduce;
+using detail::roundPoint;
+using detail::supportFace;
+
+namespace {
 
 // Clips the incident face polygon against the side planes of the reference face, the planes
 // through each reference edge containing `dir` (unit, out of the reference body). Each clipped
@@ -285,18 +298,6 @@ CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb
 }
 
 // ---- Round shapes: a core (point, segment or hull) plus a radius ----
-
-// One contact point from points on the two cores (cA on A's core, cB on B's) and the unit normal
-// from A to B, `coreSep` their distance along it: the surfaces lie the radii further in.
-CollidePoint roundPoint(const Vec3& cA, const Vec3& normal, Real coreSep, Real rA, Real rB,
-                        uint32_t id) {
-  CollidePoint p;
-  p.separation = coreSep - rA - rB;
-  p.pointA = cA + rA * normal;
-  p.pointB = p.pointA + p.separation * normal;
-  p.id = id;
-  return p;
-}
 
 CollideResult single(const CollidePoint& p, const Vec3& normal, Real speculative) {
   CollideResult r;
@@ -607,7 +608,7 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
       n = d / len;
     else
       faceNormal = true;
-  } else if (b.hull() != nullptr) {
+  } else if (b.hull() != nullptr || b.cylinder() != nullptr) {
     const EpaResult& e = r.epa = epaPenetration(tri, Transform{}, core, xb, s.epa, g);
     n = e.normal;
     witness = e.pointA;
@@ -634,10 +635,16 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
     n = nT;
     // The deepest core point below (or nearest above) the plane.
     coreSep = std::numeric_limits<Real>::infinity();
-    for (const Vec3& p : core.points) {
-      const Vec3 wp = xb.apply(p);
-      const Real d = glm::dot(wp - v[0], nT);
-      if (d < coreSep) coreSep = d, witness = wp - d * nT;
+    if (const CylinderCore* cyl = b.cylinder()) {
+      const Vec3 wp = xb.apply(cyl->support.support(xb.rotateInverse(-nT)));
+      coreSep = glm::dot(wp - v[0], nT);
+      witness = wp - coreSep * nT;
+    } else {
+      for (const Vec3& p : core.points) {
+        const Vec3 wp = xb.apply(p);
+        const Real d = glm::dot(wp - v[0], nT);
+        if (d < coreSep) coreSep = d, witness = wp - d * nT;
+      }
     }
     if (coreSep - rB > speculative) {
       r.distance = coreSep - rB;
@@ -695,6 +702,9 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
           cand.push_back({polyA[i].p, polyA[i].p - sep * nb, sep, polyA[i].id | 0x100u});
       }
     }
+  } else if (b.cylinder() != nullptr) {
+    detail::cylinderOnTriangle(v, nT, n, b, xb, speculative, cand);
+    if (!cand.empty()) n = nT;
   } else if (const RoundCore* rc = b.round(); rc && rc->count == 2 && alongFace) {
     const Vec3 p0 = xb.apply(rc->points[0]), p1 = xb.apply(rc->points[1]);
     const Vec3 e = p1 - p0;
@@ -724,8 +734,9 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
     if (cp.separation > speculative) return r;
     cand.push_back({cp.pointA, cp.pointB, cp.separation, cp.id});
   }
-  reduce(cand, n);
+  reduce(cand, n, b.cylinder() ? detail::kCapReduceTie : 0.0);
   r.normal = n;
+  r.sideRadiusB = detail::cylinderSideRadius(b, xb, -n);
   r.pointCount = static_cast<int>(cand.size());
   for (int i = 0; i < r.pointCount; ++i)
     r.points[i] = {cand[i].onA, cand[i].onB, cand[i].separation, cand[i].id};
@@ -743,6 +754,7 @@ CollideResult swapped(const Shape& sa, const Transform& xa, const Shape& sb, con
   CollideResult r = Fn(sb, xb, sa, xa, speculative, s, nullptr);
   r.normal = -r.normal;
   for (int i = 0; i < r.pointCount; ++i) std::swap(r.points[i].pointA, r.points[i].pointB);
+  std::swap(r.sideRadiusA, r.sideRadiusB);
   return r;
 }
 
@@ -753,21 +765,22 @@ using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&
                                     Real, const Settings&, const GjkSimplex*);
 // Indexed by ShapeType; the rows and columns of the non-convex kinds (Compound, Mesh, HeightField)
 // are empty: collide() takes convex shapes only (collideChildren splits the others). Pairs without
-// a routine of their own take the general path on the cores (collideCores).
+// a routine of their own take the general path on the cores (collideCores). collideCylinder takes
+// a cylinder on either side.
 constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
     // B: Hull, Sphere, Capsule, Compound, Mesh, HeightField, Cylinder, RoundedHull
     {collideHulls, collideCores, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
-     collideCores, collideCores},  // A: Hull
+     detail::collideCylinder, collideCores},  // A: Hull
     {collideCores, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr, nullptr,
-     collideCores, collideCores},  // A: Sphere
+     detail::collideCylinder, collideCores},  // A: Sphere
     {collideCapsuleHull, collideCapsuleSphere, collideCapsules, nullptr, nullptr, nullptr,
-     collideCores, collideCores},  // A: Capsule
-    {},                            // A: Compound
-    {},                            // A: Mesh
-    {},                            // A: HeightField
-    {collideCores, collideCores, collideCores, nullptr, nullptr, nullptr, collideCores,
-     collideCores},  // A: Cylinder
-    {collideCores, collideCores, collideCores, nullptr, nullptr, nullptr, collideCores,
+     detail::collideCylinder, collideCores},  // A: Capsule
+    {},                                       // A: Compound
+    {},                                       // A: Mesh
+    {},                                       // A: HeightField
+    {detail::collideCylinder, detail::collideCylinder, detail::collideCylinder, nullptr, nullptr,
+     nullptr, detail::collideCylinder, detail::collideCylinder},  // A: Cylinder
+    {collideCores, collideCores, collideCores, nullptr, nullptr, nullptr, detail::collideCylinder,
      collideCores}};  // A: RoundedHull
 
 }  // namespace
@@ -781,8 +794,8 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
     c.result = collide(ca, ta, cb, tb, speculative, settings);
     if (c.result.pointCount == 0) return;
     c.key = static_cast<uint64_t>(ia) << 32 | ib;
-    c.radiusA = ca.roundRadius();
-    c.radiusB = cb.roundRadius();
+    c.radiusA = ca.roundRadius() + c.result.sideRadiusA;
+    c.radiusB = cb.roundRadius() + c.result.sideRadiusB;
     out.push_back(c);
   };
   if (a.isStaticOnly() || b.isStaticOnly()) {
@@ -805,11 +818,12 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
           c.result.normal = -c.result.normal;
           for (int i = 0; i < c.result.pointCount; ++i)
             std::swap(c.result.points[i].pointA, c.result.points[i].pointB);
+          std::swap(c.result.sideRadiusA, c.result.sideRadiusB);
           c.key = static_cast<uint64_t>(childIndex) << 32 | t.index;
-          c.radiusA = child.roundRadius();
+          c.radiusA = child.roundRadius() + c.result.sideRadiusA;
         } else {
           c.key = static_cast<uint64_t>(t.index) << 32 | childIndex;
-          c.radiusB = child.roundRadius();
+          c.radiusB = child.roundRadius() + c.result.sideRadiusB;
         }
         out.push_back(c);
       };

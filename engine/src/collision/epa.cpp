@@ -95,7 +95,15 @@ EpaResult runEpa(const SupportShape& a, const Transform& xa, const SupportShape&
       if (!dup) start[n++] = frame.vertex(ia, ib);
     }
   };
-  addStart(gjk.simplex);
+  if (frame.generates()) {
+    // A cylinder's indices name points of one frame only: GJK again, here.
+    const GjkResult again = detail::gjkDistanceInFrame(frame, Settings::Gjk{});
+    if (!again.intersecting()) return fromGjk(again, EpaStatus::Touching);
+    addStart(again.simplex);
+    if (n == 0) return fromGjk(again, EpaStatus::Touching);
+  } else {
+    addStart(gjk.simplex);
+  }
   if (n == 0) {
     GjkResult again = gjkDistance(a, xa, b, xb, Settings::Gjk{});
     if (!again.intersecting()) return fromGjk(again, EpaStatus::Touching);

@@ -129,11 +129,9 @@ void record(GjkTrace* trace, const PairFrame& frame, const Simplex& s, const Vec
   trace->steps.push_back(step);
 }
 
-GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape& b,
-                 const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm,
-                 Mode mode, GjkTrace* trace) {
+GjkResult runGjk(PairFrame& frame, const Settings::Gjk& settings, const GjkSimplex* warm, Mode mode,
+                 GjkTrace* trace) {
   if (trace) trace->steps.clear();
-  PairFrame frame(a, xa, b, xb);
   Simplex sx;
 
   // Start simplex: the warm indices that are still valid (duplicates dropped), else vertex 0 of
@@ -266,7 +264,18 @@ GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape&
   return r;
 }
 
+GjkResult runGjk(const SupportShape& a, const Transform& xa, const SupportShape& b,
+                 const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm,
+                 Mode mode, GjkTrace* trace) {
+  PairFrame frame(a, xa, b, xb);
+  return runGjk(frame, settings, warm, mode, trace);
+}
+
 }  // namespace
+
+GjkResult detail::gjkDistanceInFrame(PairFrame& frame, const Settings::Gjk& settings) {
+  return runGjk(frame, settings, nullptr, Mode::Distance, nullptr);
+}
 
 GjkResult gjkDistance(const SupportShape& a, const Transform& xa, const SupportShape& b,
                       const Transform& xb, const Settings::Gjk& settings, const GjkSimplex* warm) {

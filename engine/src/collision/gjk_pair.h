@@ -3,6 +3,13 @@
 // points are mapped by the relative transform. Minkowski-difference points w = a - b then carry
 // no large offsets (a pair near 1e4 m keeps the precision of its own size), and A's support needs
 // no rotation at all.
+//
+// Points are named by index (simplices, warm starts, repeated-support tests). A cylinder
+// (SupportShape::cylinder) has no points to index: the frame keeps the support points it computed
+// for it during the query, in order, and their positions in that list are their indices. A
+// warm-start index of such a shape names a point of this query's list (index 0, its first support
+// point, at the start), so old simplices never point outside the shape.
+#include "tumble/gjk.h"
 #include "tumble/math.h"
 #include "tumble/support.h"
 
@@ -17,10 +24,71 @@ struct MinkowskiVertex {
   int ib = 0;
 };
 
+/// The support points a cylinder gave during one query (see above).
+struct GeneratedPoints {
+  // GJK (gjk.max_iterations <= 1000 plus tilts) and EPA (the same cap, plus its own GJK run)
+  // rarely ask for more than a few dozen; past the capacity the best point so far stands in.
+  static constexpr int kCapacity = 1024;
+  Vec3 p[kCapacity];
+  int n = 0;
+
+  int add(const CylinderSupport& c, const Vec3& d) {
+    const Vec3 q = c.support(d);
+    for (int i = n - 1; i >= 0; --i)
+      if (p[i] == q) return i;
+    if (n < kCapacity) {
+      p[n] = q;
+      return n++;
+    }
+    int best = 0;
+    for (int i = 1; i < n; ++i)
+      if (glm::dot(p[i], d) > glm::dot(p[best], d)) best = i;
+    return best;
+  }
+};
+
+/// A per-thread stack of GeneratedPoints lists, two per live frame with a cylinder (frames nest
+/// when EPA runs GJK of its own).
+class GeneratedLease {
+ public:
+  GeneratedLease() = default;
+  GeneratedLease(const GeneratedLease&) = delete;
+  GeneratedLease& operator=(const GeneratedLease&) = delete;
+  ~GeneratedLease() {
+    if (list_) --pool().used;
+  }
+  GeneratedPoints* take(const CylinderSupport& c) {
+    Pool& q = pool();
+    if (q.used >= Pool::kSlots) return nullptr;  // deeper than any caller nests: points instead
+    list_ = &q.slots[q.used++];
+    list_->n = 0;
+    list_->add(c, Vec3(1.0, 0.0, 0.0));
+    return list_;
+  }
+
+ private:
+  struct Pool {
+    static constexpr int kSlots = 8;
+    GeneratedPoints slots[kSlots];
+    int used = 0;
+  };
+  static Pool& pool() {
+    static thread_local Pool p;
+    return p;
+  }
+  GeneratedPoints* list_ = nullptr;
+};
+
 class PairFrame {
  public:
+  PairFrame(const PairFrame&) = delete;
+  PairFrame& operator=(const PairFrame&) = delete;
   PairFrame(const SupportShape& a, const Transform& xa, const SupportShape& b, const Transform& xb)
       : a_(a), b_(b), xa_(xa) {
+    if (a.cylinder) genA_ = leaseA_.take(*a.cylinder);
+    if (b.cylinder) genB_ = leaseB_.take(*b.cylinder);
+    ptsA_ = genA_ ? genA_->p : a.points.data();
+    ptsB_ = genB_ ? genB_->p : b.points.data();
     // Relative rotation q = conj(qa) qb and offset conj(qa) (pb - pa), written out (the generic
     // GLM paths cost more than the whole first GJK iteration on small sets).
     const Quat& p = xa.rotation;
@@ -40,7 +108,7 @@ class PairFrame {
   const Vec3& offset() const { return offset_; }
 
   /// B's local point in A's frame.
-  Vec3 pointB(int ib) const { return rot_ * b_.points[static_cast<size_t>(ib)] + offset_; }
+  Vec3 pointB(int ib) const { return rot_ * ptsB_[ib] + offset_; }
   /// Any point of B's local frame in A's frame.
   Vec3 fromB(const Vec3& local) const { return rot_ * local + offset_; }
   const SupportShape& shapeA() const { return a_; }
@@ -50,7 +118,7 @@ class PairFrame {
     MinkowskiVertex m;
     m.ia = ia;
     m.ib = ib;
-    m.pa = a_.points[static_cast<size_t>(ia)];
+    m.pa = ptsA_[ia];
     m.pb = pointB(ib);
     m.w = m.pa - m.pb;
     return m;
@@ -76,16 +144,18 @@ class PairFrame {
         coldA_ = coldB_ = true;
       lastDir_ = d;
     }
-    hintA_ = find(a_, d, hintA_, coldA_, bruteForceMax_);
+    hintA_ = genA_ ? genA_->add(*a_.cylinder, d) : find(a_, d, hintA_, coldA_, bruteForceMax_);
     Vec3 nd = -d;
-    hintB_ = find(b_, Vec3{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)},
-                  hintB_, coldB_, bruteForceMax_);
+    const Vec3 dB{glm::dot(rot_[0], nd), glm::dot(rot_[1], nd), glm::dot(rot_[2], nd)};
+    hintB_ = genB_ ? genB_->add(*b_.cylinder, dB) : find(b_, dB, hintB_, coldB_, bruteForceMax_);
   }
   int hintA() const { return hintA_; }
   int hintB() const { return hintB_; }
   /// Minkowski point of an index pair (A's frame).
-  Vec3 difference(int ia, int ib) const { return a_.points[static_cast<size_t>(ia)] - pointB(ib); }
-  const Vec3& pointA(int ia) const { return a_.points[static_cast<size_t>(ia)]; }
+  Vec3 difference(int ia, int ib) const { return ptsA_[ia] - pointB(ib); }
+  const Vec3& pointA(int ia) const { return ptsA_[ia]; }
+  /// True when either shape is a cylinder (its points are generated per query).
+  bool generates() const { return genA_ != nullptr || genB_ != nullptr; }
 
   /// Sets up to this many points are searched by brute force even with an adjacency (default
   /// 16). A query with few supports per shape (boolean GJK) gains from 32: a cold climb on a
@@ -106,8 +176,8 @@ class PairFrame {
     keepHints_ = trusted;
   }
 
-  size_t sizeA() const { return a_.points.size(); }
-  size_t sizeB() const { return b_.points.size(); }
+  size_t sizeA() const { return genA_ ? static_cast<size_t>(genA_->n) : a_.points.size(); }
+  size_t sizeB() const { return genB_ ? static_cast<size_t>(genB_->n) : b_.points.size(); }
 
   /// A point of A's frame in world space.
   Vec3 toWorld(const Vec3& p) const { return xa_.apply(p); }
@@ -216,6 +286,11 @@ class PairFrame {
   const SupportShape& a_;
   const SupportShape& b_;
   Transform xa_;
+  GeneratedLease leaseA_, leaseB_;
+  GeneratedPoints* genA_ = nullptr;  // A's generated points when A is a cylinder
+  GeneratedPoints* genB_ = nullptr;
+  const Vec3* ptsA_ = nullptr;  // A's points: its point set, or genA_'s list
+  const Vec3* ptsB_ = nullptr;
   // Column-major rotation of a unit quaternion (w, x, y, z).
   static Mat3 rotationMatrix(Real w, Real x, Real y, Real z) {
     Real xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z;
@@ -239,5 +314,9 @@ class PairFrame {
   bool climbs_ = false;        // either shape is searched by hill climbing
   bool keepHints_ = false;     // the next search starts from the hints (setHints)
 };
+
+/// gjkDistance on an existing frame (no warm start): EPA runs it on its own frame when a shape is
+/// a cylinder, whose point indices are only meaningful within one frame.
+GjkResult gjkDistanceInFrame(PairFrame& frame, const Settings::Gjk& settings);
 
 }  // namespace tumble::detail

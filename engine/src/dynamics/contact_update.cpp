@@ -120,6 +120,7 @@ bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tol
   // Round shapes roll: their contact point moves over the surface as they turn, which kept anchors
   // do not follow. Their pairs are cheap to collide again (closed forms or a point core).
   if (a.shape.round() != nullptr || b.shape.round() != nullptr) return false;
+  if (a.shape.cylinder() != nullptr || b.shape.cylinder() != nullptr) return false;
   // Each body turned less than kRecycleTurn: the normal is kept in world axes. (Not only the
   // relative pose: two bodies carried and turned together keep their relative pose, but the
   // normal between them turns with them.)

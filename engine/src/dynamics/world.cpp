@@ -540,6 +540,8 @@ void World::updateContacts(Real h, const Settings& s) {
       const CollideResult r =
           collide(A.shape, A.transform(), B.shape, B.transform(), speculative, s, warm);
       updateManifold(A, B, r, old, m, counters);
+      m.radiusA += static_cast<float>(r.sideRadiusA);
+      m.radiusB += static_cast<float>(r.sideRadiusB);
     }
     // The cross-check runs its own GJK and LP on the pair as it is now, recycled or not.
     if (s.crosscheck != CrossCheckMode::Off)

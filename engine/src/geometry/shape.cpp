@@ -8,6 +8,8 @@
 #include <numbers>
 #include <string>
 
+#include "geometry/cylinder.h"
+
 namespace tumble {
 
 const char* shapeTypeName(ShapeType type) {
@@ -35,6 +37,11 @@ const char* shapeTypeName(ShapeType type) {
 SupportShape Shape::support() const {
   if (hull_) return hull_->supportShape();
   SupportShape s;
+  if (cylinder_) {
+    s.points = cylinder_->sample;
+    s.cylinder = &cylinder_->support;
+    return s;
+  }
   if (compound_) {
     s.points = compound_->corePoints;
     return s;
@@ -166,6 +173,7 @@ MassProperties roundMass(const RoundCore& c, Real density) {
 MassProperties Shape::massProperties(Real density) const {
   if (hull_) return hull_->massProperties(density);
   if (round_) return roundMass(*round_, density);
+  if (cylinder_) return detail::cylinderMass(*cylinder_, density);
   if (!compound_) return MassProperties{};  // meshes and height fields: static, no volume
   MassProperties m = compound_->unitMass;
   m.mass *= density;
@@ -214,6 +222,8 @@ bool rayTriangle(const TriangleRef& t, const Vec3& o, const Vec3& d, Real maxT, 
 bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction, Real& fraction,
                     Vec3& normal) const {
   if (hull_) return rayHull(*hull_, origin, direction, maxFraction, fraction, normal);
+  if (cylinder_)
+    return detail::rayCylinder(*cylinder_, origin, direction, maxFraction, fraction, normal);
   if (mesh_ || field_) {
     bool hit = false;
     auto test = [&](const TriangleRef& t) {
@@ -256,13 +266,14 @@ bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction,
 }
 
 Real Shape::radiusAboutOrigin() const {
-  if (!round_) return radiusAbout(Vec3(0.0));
+  if (!round_) return radiusAbout(Vec3(0.0));  // a cylinder's: its rim
   Real r = 0.0;
   for (int i = 0; i < round_->count; ++i) r = std::max(r, glm::length(round_->points[i]));
   return r + round_->radius;
 }
 
 Aabb Shape::bounds(const Transform& xf) const {
+  if (cylinder_) return detail::cylinderBounds(*cylinder_, xf);
   if (mesh_) return movedBox(mesh_->box, xf);
   if (field_) return movedBox(field_->box, xf);
   if (compound_) {
@@ -293,6 +304,7 @@ Aabb Shape::bounds(const Transform& xf) const {
 }
 
 Real Shape::radiusAbout(const Vec3& localPoint) const {
+  if (cylinder_) return detail::cylinderRadiusAbout(*cylinder_, localPoint);
   if (mesh_ || field_) {
     const Aabb& b = mesh_ ? mesh_->box : field_->box;
     Real r2 = 0.0;
@@ -384,7 +396,7 @@ Expected<Shape> makeCompound(std::span<const CompoundChild> children) {
     if (!child.shape) return E::failure(at + "empty shape");
     if (!child.shape.isConvex())
       return E::failure(at + "a " + shapeTypeName(child.shape.type()) +
-                        " (expected a hull, sphere or capsule)");
+                        " (expected a hull, sphere, capsule or cylinder)");
     const Quat& q = child.local.rotation;
     if (!isFinite(child.local.position) ||
         !(std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z)))

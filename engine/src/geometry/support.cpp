@@ -1,6 +1,18 @@
 #include "tumble/support.h"
 
+#include <cmath>
+
 namespace tumble {
+
+Vec3 CylinderSupport::support(const Vec3& d) const {
+  const Real y = d.y >= 0.0 ? halfHeight : -halfHeight;
+  const Real s = std::sqrt(d.x * d.x + d.z * d.z);
+  // Along the axis every point of the cap is a support point: its centre is the one that does not
+  // depend on the rounding of a tiny sideways component.
+  if (!(s > 1e-12 * (std::abs(d.y) + s))) return Vec3(0.0, y, 0.0);
+  const Real k = radius / s;
+  return Vec3(k * d.x, y, k * d.z);
+}
 
 int supportIndexBruteForce(const SupportShape& shape, const Vec3& direction) {
   int best = 0;
