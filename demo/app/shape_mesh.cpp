@@ -324,10 +324,58 @@ MeshData capsuleMesh(Real radius, Real halfHeight) {
   return mesh;
 }
 
+MeshData cylinderMesh(Real radius, Real halfHeight) {
+  MeshData mesh;
+  const Real h = halfHeight;
+  auto rim = [&](int k, Real y) { return Vec3(0.0, y, 0.0) + radius * unitAt(M_PI / 2.0, k); };
+  // One corner: position, normal, and edge coordinates as pushCorner writes them.
+  auto corner = [&](const Vec3& p, const Vec3& n, int c, const bool(&outlined)[3]) {
+    push(mesh.triangles, p);
+    push(mesh.triangles, n);
+    Vec3 edge(0.0);
+    for (int k = 0; k < 3; ++k) edge[k] = (k == c ? 1.0 : 0.0) + (outlined[k] ? 0.0 : 1.0);
+    push(mesh.triangles, edge);
+  };
+  const Vec3 top(0.0, h, 0.0), bottom(0.0, -h, 0.0);
+  for (int k = 0; k < kRoundSegments; ++k) {
+    const int next = k + 1;
+    const Vec3 n0 = unitAt(M_PI / 2.0, k), n1 = unitAt(M_PI / 2.0, next);
+    // The side, counter-clockwise seen from outside: (top k, top k+1, bottom k) and
+    // (top k+1, bottom k+1, bottom k); the rims and the meridians through +x and -x outlined.
+    const bool first[3] = {false, outlinedMeridian(k), true};
+    corner(rim(k, h), n0, 0, first);
+    corner(rim(next, h), n1, 1, first);
+    corner(rim(k, -h), n0, 2, first);
+    const bool second[3] = {true, false, outlinedMeridian(next)};
+    corner(rim(next, h), n1, 0, second);
+    corner(rim(next, -h), n1, 1, second);
+    corner(rim(k, -h), n0, 2, second);
+    // The caps, fanned from their centres; the rim and the spokes of that diameter outlined.
+    const bool capTop[3] = {true, outlinedMeridian(k), outlinedMeridian(next)};
+    corner(top, kY, 0, capTop);
+    corner(rim(next, h), kY, 1, capTop);
+    corner(rim(k, h), kY, 2, capTop);
+    const bool capBottom[3] = {true, outlinedMeridian(next), outlinedMeridian(k)};
+    corner(bottom, -kY, 0, capBottom);
+    corner(rim(k, -h), -kY, 1, capBottom);
+    corner(rim(next, -h), -kY, 2, capBottom);
+  }
+  pushLine(mesh, bottom, top);
+  pushArc(mesh, top, kX, kZ, radius, 0.0, 2.0 * M_PI);
+  pushArc(mesh, bottom, kX, kZ, radius, 0.0, 2.0 * M_PI);
+  for (const Vec3& side : {kX, kZ}) {
+    pushLine(mesh, bottom + radius * side, top + radius * side);
+    pushLine(mesh, bottom - radius * side, top - radius * side);
+  }
+  return mesh;
+}
+
 MeshData shapeMesh(const Shape& shape) {
   if (shape.hull()) return hullMesh(*shape.hull());
   if (shape.mesh()) return triangleMeshMesh(*shape.mesh());
   if (shape.heightField()) return heightFieldMesh(*shape.heightField());
+  if (const CylinderCore* c = shape.cylinder())
+    return cylinderMesh(c->support.radius, c->support.halfHeight);
   const RoundCore* core = shape.round();
   if (!core) return MeshData{};  // empty, or a kind drawn some other way
   if (shape.type() == ShapeType::Sphere) {

@@ -1,10 +1,10 @@
 #pragma once
 // Renderable meshes for every kind of engine Shape (no GL here): a hull's flat faces (hull_mesh.h),
-// a sphere or capsule as a smooth surface, each vertex carrying the surface normal, and a static
-// triangle mesh or height field as flat-shaded triangles. The round kinds' outlines (the face
-// shader's edge coordinates) are a few circles that show how the body turns; their lines, drawn
-// when the faces are off, are the core and circles at the radius. A compound has no mesh of its
-// own: each child is drawn with its mesh at its pose (world_sample.cpp).
+// a sphere, capsule or cylinder as a smooth surface, each vertex carrying the surface normal, and a
+// static triangle mesh or height field as flat-shaded triangles. The round kinds' outlines (the
+// face shader's edge coordinates) are a few circles that show how the body turns; their lines,
+// drawn when the faces are off, are the core and circles at the radius. A compound has no mesh of
+// its own: each child is drawn with its mesh at its pose (world_sample.cpp).
 #include <array>
 #include <numbers>
 #include <span>
@@ -30,6 +30,12 @@ MeshData sphereMesh(Real radius);
 /// cylinder and the meridian through +x outlined. Lines: the core segment, those two circles and
 /// the silhouettes seen along x and z (two sides and the caps' half circles).
 MeshData capsuleMesh(Real radius, Real halfHeight);
+
+/// A cylinder about the y axis, radius `radius`, from y = -halfHeight to halfHeight (m): the side
+/// with per-vertex radial normals, the caps flat; the two rims and the diameter through +x (on the
+/// caps and down the side) outlined. Lines: the axis, the rims and the silhouettes seen along x
+/// and z.
+MeshData cylinderMesh(Real radius, Real halfHeight);
 
 /// Neighbouring triangles of a mesh or height field whose normals differ by more than this
 /// (radians) have their shared edge outlined: a crease, not a facet of a gently curved surface

@@ -23,11 +23,14 @@ constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f
 // (sample_compounds.h): a table (a top on four legs) and a dumbbell (a capsule bar, two balls).
 constexpr const char* kSpawnSphere = "round_sphere";
 constexpr const char* kSpawnCapsule = "round_capsule";
+constexpr const char* kSpawnCylinder = "round_cylinder";
 constexpr const char* kSpawnTable = "compound_table";
 constexpr const char* kSpawnDumbbell = "compound_dumbbell";
 constexpr Real kSpawnSphereRadius = 0.5;
 constexpr Real kSpawnCapsuleRadius = 0.3;
 constexpr Real kSpawnCapsuleHalfHeight = 0.4;
+constexpr Real kSpawnCylinderRadius = 0.4;
+constexpr Real kSpawnCylinderHalfHeight = 0.3;
 constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
 // Static meshes and height fields: the ground of a level, in a dry grass colour.
 constexpr glm::vec3 kGroundColor{0.50f, 0.56f, 0.36f};
@@ -130,7 +133,8 @@ void WorldSample::drawPanel(SampleContext& ctx) {
     for (const std::string& name : ctx.shapeNames)
       if (ImGui::Selectable(name.c_str(), name == ctx.spawnShape)) ctx.spawnShape = name;
     if (!ctx.shapeNames.empty()) ImGui::Separator();
-    for (const char* name : {kSpawnSphere, kSpawnCapsule, kSpawnTable, kSpawnDumbbell})
+    for (const char* name :
+         {kSpawnSphere, kSpawnCapsule, kSpawnCylinder, kSpawnTable, kSpawnDumbbell})
       if (ImGui::Selectable(name, ctx.spawnShape == name)) ctx.spawnShape = name;
     ImGui::EndCombo();
   }
@@ -209,16 +213,26 @@ MeshId WorldSample::meshFor(SampleContext& ctx, const Shape& shape) {
     return id;
   }
   const RoundCore* core = shape.round();
-  if (!core) return -1;  // empty, or a compound (drawn child by child): no mesh of its own
-  // Spheres and capsules by value: equal ones share a mesh, so a heap of them is one draw.
-  const RoundKey key{static_cast<Real>(shape.type()),
-                     core->radius,
-                     core->points[0].x,
-                     core->points[0].y,
-                     core->points[0].z,
-                     core->points[1].x,
-                     core->points[1].y,
-                     core->points[1].z};
+  const CylinderCore* cylinder = shape.cylinder();
+  if (!core && !cylinder) return -1;  // empty, or a compound (drawn child by child)
+  // Spheres, capsules and cylinders by value: equal ones share a mesh, so a heap of them is one
+  // draw.
+  const RoundKey key = cylinder ? RoundKey{static_cast<Real>(shape.type()),
+                                           cylinder->support.radius,
+                                           cylinder->support.halfHeight,
+                                           0.0,
+                                           0.0,
+                                           0.0,
+                                           0.0,
+                                           0.0}
+                                : RoundKey{static_cast<Real>(shape.type()),
+                                           core->radius,
+                                           core->points[0].x,
+                                           core->points[0].y,
+                                           core->points[0].z,
+                                           core->points[1].x,
+                                           core->points[1].y,
+                                           core->points[1].z};
   const auto it = roundMeshes_.find(key);
   if (it != roundMeshes_.end()) return it->second;
   const MeshId id = ctx.renderer.addMesh(shapeMesh(shape));
@@ -246,6 +260,8 @@ Shape WorldSample::spawnShape(SampleContext& ctx) {
     shape = makeSphere(kSpawnSphereRadius);
   } else if (ctx.spawnShape == kSpawnCapsule) {
     shape = makeCapsule(kSpawnCapsuleRadius, kSpawnCapsuleHalfHeight);
+  } else if (ctx.spawnShape == kSpawnCylinder) {
+    shape = makeCylinder(kSpawnCylinderRadius, kSpawnCylinderHalfHeight);
   } else if (ctx.spawnShape == kSpawnTable) {
     shape = makeSampleTable();
   } else if (ctx.spawnShape == kSpawnDumbbell) {

@@ -97,6 +97,30 @@ TEST_CASE("scene bodies take sphere and capsule objects", "[scene][round]") {
   CHECK(b[5].shape.hull() != nullptr);
 }
 
+TEST_CASE("scene bodies take cylinder objects, scaled and in compounds", "[scene][round]") {
+  auto s = parse(R"({"bodies": [
+      {"shape": {"cylinder": {"radius": 0.4, "half_height": 0.3}}, "mass": 3},
+      {"shape": {"cylinder": {"radius": 0.2, "half_height": 1}}, "scale": 2},
+      {"shape": {"compound": [{"shape": {"cylinder": {"radius": 0.1, "half_height": 0.5}}},
+                              {"shape": {"cylinder": {"radius": 0.5, "half_height": 0.05}},
+                               "position": [0, 0.55, 0]}]}}]})");
+  REQUIRE(s);
+  const auto& b = s->bodies;
+  REQUIRE(b[0].shape.type() == ShapeType::Cylinder);
+  CHECK(b[0].shape.cylinder()->support.radius == 0.4);
+  CHECK(b[0].shape.cylinder()->support.halfHeight == 0.3);
+  const Real volume = std::numbers::pi * 0.4 * 0.4 * 0.6;
+  CHECK_THAT(b[0].density, WithinRel(3.0 / volume, 1e-12));
+  CHECK_THAT(b[0].shape.massProperties(b[0].density).mass, WithinRel(3.0, 1e-12));
+  // The scale multiplies both sizes.
+  CHECK(b[1].shape.cylinder()->support.radius == 0.4);
+  CHECK(b[1].shape.cylinder()->support.halfHeight == 2.0);
+  REQUIRE(b[2].shape.type() == ShapeType::Compound);
+  CHECK(b[2].shape.compound()->children[1].shape.type() == ShapeType::Cylinder);
+  CHECK_THAT(b[2].shape.massProperties(1.0).volume,
+             WithinRel(std::numbers::pi * (0.01 * 1.0 + 0.25 * 0.1), 1e-12));
+}
+
 TEST_CASE("a scene's shapes section names spheres and capsules", "[scene][round]") {
   auto s = parse(R"({"shapes": {"ball": {"sphere": {"radius": 0.5}},
                                 "pill": {"capsule": {"radius": 0.25, "half_height": 0.5}},
@@ -180,7 +204,7 @@ TEST_CASE("a scene with spheres and capsules builds a world that steps", "[scene
 
 TEST_CASE("bad sphere and capsule input names the JSON path", "[scene][round]") {
   const std::string kinds =
-      R"([[x, y, z], ...] or {"<kind>": {...}} with kind sphere, capsule, compound, mesh or heightfield)";
+      R"([[x, y, z], ...] or {"<kind>": {...}} with kind sphere, capsule, cylinder, compound, mesh or heightfield)";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"bodies": [{"shape": {"sphere": {"radius": 0}}}]})",
        "bodies[0].shape.sphere.radius: expected a number > 0 (m), got 0"},
@@ -207,13 +231,16 @@ TEST_CASE("bad sphere and capsule input names the JSON path", "[scene][round]") 
       {R"({"bodies": [{"shape": {"capsule": {"radius": 1, "half_height": [1]}}}]})",
        "bodies[0].shape.capsule.half_height: expected a number, got an array"},
       {R"({"bodies": [{"shape": {}}]})",
-       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, compound, mesh or "
+       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, cylinder, compound, "
+       "mesh or "
        "heightfield), got an empty object"},
       {R"({"bodies": [{"shape": {"sphere": {"radius": 1}, "capsule": {"radius": 1}}}]})",
-       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, compound, mesh or "
+       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, cylinder, compound, "
+       "mesh or "
        "heightfield), got 2 keys (capsule, sphere)"},
-      {R"({"bodies": [{"shape": {"cylinder": {"radius": 1, "half_height": 1}}}]})",
-       "bodies[0].shape.cylinder: unknown shape kind (expected sphere, capsule, compound, mesh or "
+      {R"({"bodies": [{"shape": {"cone": {"radius": 1, "half_height": 1}}}]})",
+       "bodies[0].shape.cone: unknown shape kind (expected sphere, capsule, cylinder, compound, "
+       "mesh or "
        "heightfield)"},
       {R"({"bodies": [{"shape": 3}]})",
        "bodies[0].shape: expected a shape name, " + kinds + ", got a number"},
@@ -242,7 +269,8 @@ TEST_CASE("bad sphere and capsule input names the JSON path", "[scene][round]") 
        "shapes.ball.sphere.radius: expected a number > 0 (m), got -1"},
       {R"({"shapes": {"ball": "sphere"}})", "shapes.ball: expected " + kinds + ", got a string"},
       {R"({"shapes": {"ball": {"sphere": {"radius": 1}, "extra": 1}}})",
-       "shapes.ball: expected one key, the shape kind (sphere, capsule, compound, mesh or "
+       "shapes.ball: expected one key, the shape kind (sphere, capsule, cylinder, compound, mesh "
+       "or "
        "heightfield), got 2 keys (extra, sphere)"},
       {R"({"shapes": {"thing": {"mesh": {}}}})",
        "shapes.thing.mesh: missing \"file\" (an OBJ file in assets/meshes) or \"vertices\" "

@@ -52,8 +52,8 @@ struct ShapeSpec {
   ShapeType type = ShapeType::Hull;
   std::string path;          ///< the JSON path it was read at: `bodies[0].shape.mesh` (messages)
   std::vector<Vec3> points;  ///< Hull: body-local points (m); Mesh: vertices (m)
-  Real radius = 0.0;         ///< Sphere, Capsule: m, > 0
-  Real halfHeight = 0.0;     ///< Capsule: m, >= 0
+  Real radius = 0.0;         ///< Sphere, Capsule, Cylinder: m, > 0
+  Real halfHeight = 0.0;     ///< Capsule: m, >= 0; Cylinder: m, > 0
   std::vector<CompoundChildSpec> children;    ///< Compound: at least one
   std::vector<std::array<int, 3>> triangles;  ///< Mesh: indices into points (unchecked)
   std::vector<std::vector<Real>> heights;     ///< HeightField: rows along z, each as long

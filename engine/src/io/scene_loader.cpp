@@ -156,17 +156,28 @@ ShapeSpec readCapsule(const Json& j, const std::string& path) {
   return s;
 }
 
+ShapeSpec readCylinder(const Json& j, const std::string& path) {
+  object(j, path);
+  checkKeys(j, path, {"radius", "half_height"});
+  ShapeSpec s;
+  s.type = ShapeType::Cylinder;
+  s.path = path;
+  s.radius = length(j, path, "radius", false);
+  s.halfHeight = length(j, path, "half_height", false);
+  return s;
+}
+
 ShapeSpec readCompound(const Json& j, const std::string& path);
 ShapeSpec readMesh(const Json& j, const std::string& path);
 ShapeSpec readHeightField(const Json& j, const std::string& path);
 
-constexpr ShapeKind kShapeKinds[] = {{"sphere", readSphere, true, "{...}"},
-                                     {"capsule", readCapsule, true, "{...}"},
-                                     {"compound", readCompound, false, "[...]"},
-                                     {"mesh", readMesh, false, "{...}"},
-                                     {"heightfield", readHeightField, false, "{...}"}};
+constexpr ShapeKind kShapeKinds[] = {
+    {"sphere", readSphere, true, "{...}"},     {"capsule", readCapsule, true, "{...}"},
+    {"cylinder", readCylinder, true, "{...}"}, {"compound", readCompound, false, "[...]"},
+    {"mesh", readMesh, false, "{...}"},        {"heightfield", readHeightField, false, "{...}"}};
 
-// "sphere, capsule, compound, mesh or heightfield" (the convex ones only: "sphere or capsule").
+// "sphere, capsule, cylinder, compound, mesh or heightfield" (the convex ones only: "sphere,
+// capsule or cylinder").
 std::string shapeKindList(bool convexOnly = false) {
   std::vector<std::string> keys;
   for (const ShapeKind& k : kShapeKinds)
@@ -188,7 +199,8 @@ std::string convexForms() {
 }
 
 bool convexType(ShapeType t) {
-  return t == ShapeType::Hull || t == ShapeType::Sphere || t == ShapeType::Capsule;
+  return t == ShapeType::Hull || t == ShapeType::Sphere || t == ShapeType::Capsule ||
+         t == ShapeType::Cylinder;
 }
 
 // A length times a scale factor; fails naming `path` where the product overflows.
@@ -401,6 +413,8 @@ Shape ShapeCache::build(const ShapeSpec& spec, const Vec3& s, const std::string&
     shape = makeSphere(radius);
   else if (spec.type == ShapeType::Capsule)
     shape = makeCapsule(radius, scaledLength(spec.halfHeight, s.x, "half_height", path));
+  else if (spec.type == ShapeType::Cylinder)
+    shape = makeCylinder(radius, scaledLength(spec.halfHeight, s.x, "half_height", path));
   if (!shape) fail(path, shape.error());
   return *shape;
 }
