@@ -370,8 +370,65 @@ MeshData cylinderMesh(Real radius, Real halfHeight) {
   return mesh;
 }
 
+MeshData roundedHullMesh(const RoundedHullCore& core) {
+  // The hull of every core vertex pushed out by r along many directions: kRoundedDirections spread
+  // over the sphere, and the core's face normals (so the flat faces come out exactly flat). Each
+  // kept point carries the direction it was pushed along as its normal: the surface normal where
+  // the direction lies in that vertex's normal cone (nearly always; otherwise a direction close
+  // to it).
+  std::vector<Vec3> dirs;
+  const Real golden = M_PI * (3.0 - std::sqrt(5.0));
+  for (int i = 0; i < kRoundedDirections; ++i) {
+    const Real y = 1.0 - 2.0 * (i + 0.5) / kRoundedDirections, s = std::sqrt(1.0 - y * y);
+    dirs.emplace_back(s * std::cos(golden * i), y, s * std::sin(golden * i));
+  }
+  for (const HullFace& f : core.hull.faces()) dirs.push_back(f.normal);
+  const auto& coreVerts = core.hull.vertices();
+  std::vector<Vec3> points;
+  points.reserve(coreVerts.size() * dirs.size());
+  for (const Vec3& v : coreVerts)
+    for (const Vec3& u : dirs) points.push_back(v + core.radius * u);
+  const Expected<ConvexHull> surface = ConvexHull::build(points);
+  if (!surface) return hullMesh(core.hull);  // not expected: the core is solid
+  const auto& verts = surface->vertices();
+  const auto& source = surface->sourceIndices();
+  auto normalOf = [&](int i) {
+    return dirs[static_cast<size_t>(source[static_cast<size_t>(i)]) % dirs.size()];
+  };
+  MeshData mesh;
+  for (const HullFace& face : surface->faces()) {
+    // A flat face (parallel to a core face) is outlined as a hull's; the curved strips and
+    // corners are not.
+    bool flat = false;
+    for (const HullFace& f : core.hull.faces())
+      flat = flat || glm::dot(f.normal, face.normal) > 1.0 - 1e-9;
+    const size_t n = face.vertices.size();
+    for (size_t i = 1; i + 1 < n; ++i) {
+      const Vec3 interior =
+          flat ? Vec3(0.0, i + 2 == n ? 0.0 : 1.0, i == 1 ? 0.0 : 1.0) : Vec3(kInnerEdge);
+      const int corners[3] = {face.vertices[0], face.vertices[i], face.vertices[i + 1]};
+      for (int k = 0; k < 3; ++k) {
+        Vec3 edge = interior;
+        edge[k] += 1.0;
+        push(mesh.triangles, verts[static_cast<size_t>(corners[k])]);
+        push(mesh.triangles, flat ? face.normal : normalOf(corners[k]));
+        push(mesh.triangles, edge);
+      }
+    }
+    if (flat)
+      for (size_t i = 0; i < n; ++i)
+        pushLine(mesh, verts[static_cast<size_t>(face.vertices[i])],
+                 verts[static_cast<size_t>(face.vertices[(i + 1) % n])]);
+  }
+  // The core's edges, as a capsule's core segment.
+  for (const HullEdge& e : core.hull.edges())
+    pushLine(mesh, coreVerts[static_cast<size_t>(e.a)], coreVerts[static_cast<size_t>(e.b)]);
+  return mesh;
+}
+
 MeshData shapeMesh(const Shape& shape) {
   if (shape.hull()) return hullMesh(*shape.hull());
+  if (shape.roundedHull()) return roundedHullMesh(*shape.roundedHull());
   if (shape.mesh()) return triangleMeshMesh(*shape.mesh());
   if (shape.heightField()) return heightFieldMesh(*shape.heightField());
   if (const CylinderCore* c = shape.cylinder())

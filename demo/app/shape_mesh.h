@@ -36,6 +36,14 @@ MeshData capsuleMesh(Real radius, Real halfHeight);
 /// caps and down the side) outlined. Lines: the axis, the rims and the silhouettes seen along x
 /// and z.
 MeshData cylinderMesh(Real radius, Real halfHeight);
+/// Directions over the sphere along which a rounded hull's vertices are pushed out for its mesh.
+inline constexpr int kRoundedDirections = 256;
+
+/// A rounded hull (its core grown by its radius) as a smooth surface: the hull of the core's
+/// vertices pushed out by the radius along kRoundedDirections directions and the core's face
+/// normals, each vertex's normal the direction it was pushed along; the flat faces outlined.
+/// Lines: the flat faces' borders and the core's edges.
+MeshData roundedHullMesh(const RoundedHullCore& core);
 
 /// Neighbouring triangles of a mesh or height field whose normals differ by more than this
 /// (radians) have their shared edge outlined: a crease, not a facet of a gently curved surface
@@ -63,9 +71,9 @@ MeshData triangleMeshMesh(const TriangleMesh& mesh);
 /// cells a part.
 MeshData heightFieldMesh(const HeightField& field);
 
-/// The mesh of a shape in its local frame: hullMesh, sphereMesh / capsuleMesh placed on the
-/// shape's core, triangleMeshMesh or heightFieldMesh. An empty shape or a compound (drawn child by
-/// child) gives an empty mesh.
+/// The mesh of a shape in its local frame: hullMesh, roundedHullMesh, sphereMesh / capsuleMesh
+/// placed on the shape's core, triangleMeshMesh or heightFieldMesh. An empty shape or a compound
+/// (drawn child by child) gives an empty mesh.
 MeshData shapeMesh(const Shape& shape);
 
 }  // namespace tumble::demo

@@ -24,6 +24,7 @@ constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f
 constexpr const char* kSpawnSphere = "round_sphere";
 constexpr const char* kSpawnCapsule = "round_capsule";
 constexpr const char* kSpawnCylinder = "round_cylinder";
+constexpr const char* kSpawnRoundedBox = "rounded_box";
 constexpr const char* kSpawnTable = "compound_table";
 constexpr const char* kSpawnDumbbell = "compound_dumbbell";
 constexpr Real kSpawnSphereRadius = 0.5;
@@ -31,6 +32,9 @@ constexpr Real kSpawnCapsuleRadius = 0.3;
 constexpr Real kSpawnCapsuleHalfHeight = 0.4;
 constexpr Real kSpawnCylinderRadius = 0.4;
 constexpr Real kSpawnCylinderHalfHeight = 0.3;
+// A rounded box as wide as the unit box: half extents 0.4 m rounded by 0.1 m.
+constexpr Real kSpawnRoundedHalf = 0.4;
+constexpr Real kSpawnRoundedRadius = 0.1;
 constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
 // Static meshes and height fields: the ground of a level, in a dry grass colour.
 constexpr glm::vec3 kGroundColor{0.50f, 0.56f, 0.36f};
@@ -133,8 +137,8 @@ void WorldSample::drawPanel(SampleContext& ctx) {
     for (const std::string& name : ctx.shapeNames)
       if (ImGui::Selectable(name.c_str(), name == ctx.spawnShape)) ctx.spawnShape = name;
     if (!ctx.shapeNames.empty()) ImGui::Separator();
-    for (const char* name :
-         {kSpawnSphere, kSpawnCapsule, kSpawnCylinder, kSpawnTable, kSpawnDumbbell})
+    for (const char* name : {kSpawnSphere, kSpawnCapsule, kSpawnCylinder, kSpawnRoundedBox,
+                             kSpawnTable, kSpawnDumbbell})
       if (ImGui::Selectable(name, ctx.spawnShape == name)) ctx.spawnShape = name;
     ImGui::EndCombo();
   }
@@ -200,11 +204,12 @@ MeshId WorldSample::meshFor(SampleContext& ctx, const Shape& shape) {
     shapes_.push_back(shape);
     return id;
   }
-  if (shape.mesh() || shape.heightField()) {
+  if (shape.mesh() || shape.heightField() || shape.roundedHull()) {
     // By pointer: a level's ground is built once (131,072 triangles for a 256 x 256 field) and
-    // uploaded once; nothing is rebuilt per frame.
-    const void* key = shape.mesh() ? static_cast<const void*>(shape.mesh())
-                                   : static_cast<const void*>(shape.heightField());
+    // uploaded once; nothing is rebuilt per frame. A rounded hull's mesh likewise, once per core.
+    const void* key = shape.mesh()          ? static_cast<const void*>(shape.mesh())
+                      : shape.heightField() ? static_cast<const void*>(shape.heightField())
+                                            : static_cast<const void*>(shape.roundedHull());
     const auto it = surfaceMeshes_.find(key);
     if (it != surfaceMeshes_.end()) return it->second;
     const MeshId id = ctx.renderer.addMesh(shapeMesh(shape));
@@ -262,6 +267,12 @@ Shape WorldSample::spawnShape(SampleContext& ctx) {
     shape = makeCapsule(kSpawnCapsuleRadius, kSpawnCapsuleHalfHeight);
   } else if (ctx.spawnShape == kSpawnCylinder) {
     shape = makeCylinder(kSpawnCylinderRadius, kSpawnCylinderHalfHeight);
+  } else if (ctx.spawnShape == kSpawnRoundedBox) {
+    std::vector<Vec3> corners;
+    for (int i = 0; i < 8; ++i)
+      corners.push_back(kSpawnRoundedHalf *
+                        Vec3(i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0));
+    shape = makeRoundedHull(corners, kSpawnRoundedRadius);
   } else if (ctx.spawnShape == kSpawnTable) {
     shape = makeSampleTable();
   } else if (ctx.spawnShape == kSpawnDumbbell) {

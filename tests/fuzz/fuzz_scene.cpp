@@ -94,6 +94,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (const RoundCore* round = def.shape.round())
       TUMBLE_FUZZ_CHECK(std::isfinite(round->radius) && round->radius > 0.0 &&
                         fuzz::finite(round->points[round->count - 1]));
+    if (const RoundedHullCore* rounded = def.shape.roundedHull())
+      TUMBLE_FUZZ_CHECK(std::isfinite(rounded->radius) && rounded->radius > 0.0 &&
+                        rounded->hull.vertices().size() >= 4);
     if (const Compound* compound = def.shape.compound()) {
       TUMBLE_FUZZ_CHECK(!compound->children.empty());
       for (const CompoundChild& child : compound->children)

@@ -366,7 +366,7 @@ TEST_CASE("a scene with a compound, a mesh and a height field builds a world tha
 
 TEST_CASE("bad compound, mesh and height-field input names the JSON path", "[scene][kinds]") {
   const std::string convex =
-      R"(a shape name, [[x, y, z], ...] or {"<kind>": {...}} with kind sphere, capsule or cylinder)";
+      R"(a shape name, [[x, y, z], ...] or {"<kind>": {...}} with kind sphere, capsule, cylinder or rounded)";
   const std::string children =
       R"(a non-empty array of children [{"shape": ..., "position": [x, y, z], "orientation": [w, x, y, z]}, ...])";
   const std::string meshForms =
@@ -411,7 +411,7 @@ TEST_CASE("bad compound, mesh and height-field input names the JSON path", "[sce
        "bodies[0].shape.compound[0].shape.sphere.radius: expected a number > 0 (m), got 0"},
       {R"({"bodies": [{"shape": {"compound": [{"shape": {"cone": {}}}]}}]})",
        "bodies[0].shape.compound[0].shape.cone: unknown shape kind (expected sphere, capsule, "
-       "cylinder, compound, mesh or heightfield)"},
+       "cylinder, rounded, compound, mesh or heightfield)"},
       {R"({"bodies": [{"shape": {"compound": [{"shape": "box", "position": 1}]}}]})",
        "bodies[0].shape.compound[0].position: expected [x, y, z], got a number"},
       {R"({"bodies": [{"shape": {"compound": [{"shape": "box", "orientation": [0, 0, 0, 0]}]}}]})",

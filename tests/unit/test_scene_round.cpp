@@ -204,7 +204,7 @@ TEST_CASE("a scene with spheres and capsules builds a world that steps", "[scene
 
 TEST_CASE("bad sphere and capsule input names the JSON path", "[scene][round]") {
   const std::string kinds =
-      R"([[x, y, z], ...] or {"<kind>": {...}} with kind sphere, capsule, cylinder, compound, mesh or heightfield)";
+      R"([[x, y, z], ...] or {"<kind>": {...}} with kind sphere, capsule, cylinder, rounded, compound, mesh or heightfield)";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"bodies": [{"shape": {"sphere": {"radius": 0}}}]})",
        "bodies[0].shape.sphere.radius: expected a number > 0 (m), got 0"},
@@ -231,15 +231,18 @@ TEST_CASE("bad sphere and capsule input names the JSON path", "[scene][round]") 
       {R"({"bodies": [{"shape": {"capsule": {"radius": 1, "half_height": [1]}}}]})",
        "bodies[0].shape.capsule.half_height: expected a number, got an array"},
       {R"({"bodies": [{"shape": {}}]})",
-       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, cylinder, compound, "
+       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, cylinder, rounded, "
+       "compound, "
        "mesh or "
        "heightfield), got an empty object"},
       {R"({"bodies": [{"shape": {"sphere": {"radius": 1}, "capsule": {"radius": 1}}}]})",
-       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, cylinder, compound, "
+       "bodies[0].shape: expected one key, the shape kind (sphere, capsule, cylinder, rounded, "
+       "compound, "
        "mesh or "
        "heightfield), got 2 keys (capsule, sphere)"},
       {R"({"bodies": [{"shape": {"cone": {"radius": 1, "half_height": 1}}}]})",
-       "bodies[0].shape.cone: unknown shape kind (expected sphere, capsule, cylinder, compound, "
+       "bodies[0].shape.cone: unknown shape kind (expected sphere, capsule, cylinder, rounded, "
+       "compound, "
        "mesh or "
        "heightfield)"},
       {R"({"bodies": [{"shape": 3}]})",
@@ -269,7 +272,8 @@ TEST_CASE("bad sphere and capsule input names the JSON path", "[scene][round]") 
        "shapes.ball.sphere.radius: expected a number > 0 (m), got -1"},
       {R"({"shapes": {"ball": "sphere"}})", "shapes.ball: expected " + kinds + ", got a string"},
       {R"({"shapes": {"ball": {"sphere": {"radius": 1}, "extra": 1}}})",
-       "shapes.ball: expected one key, the shape kind (sphere, capsule, cylinder, compound, mesh "
+       "shapes.ball: expected one key, the shape kind (sphere, capsule, cylinder, rounded, "
+       "compound, mesh "
        "or "
        "heightfield), got 2 keys (extra, sphere)"},
       {R"({"shapes": {"thing": {"mesh": {}}}})",

@@ -1,7 +1,8 @@
 #pragma once
 /// Shapes: the geometry a body is made of, as one small value type that every query takes.
 /// A convex shape is a core (a point set: a hull's vertices, a capsule's segment, a sphere's
-/// centre) plus a radius around it (0 for a hull), as in Box2D and Box3D: GJK, EPA and the LP
+/// centre, a rounded hull's core hull) plus a radius around it (0 for a hull), as in Box2D and
+/// Box3D: GJK, EPA and the LP
 /// test run on the core, and the radius is subtracted from their distance. Each kind has its data
 /// behind the same interface (core, mass properties, bounds) and its row in the narrow phase's
 /// dispatch table (collide.h). A compound is several convex children with poses in one body
@@ -47,6 +48,14 @@ struct CylinderCore {
   Vec3 sample[16];
 };
 
+/// A rounded hull's geometry (shared, immutable): the points within `radius` of the core hull,
+/// the Minkowski sum core + ball(radius).
+struct RoundedHullCore {
+  ConvexHull hull;          ///< the core (its faces, edges and vertices)
+  Real radius = 0.0;        ///< m, finite and > 0
+  MassProperties unitMass;  ///< at density 1 kg/m^3 (roundedHullMass)
+};
+
 struct Compound;
 
 /// A shape in its own local frame (metres). A cheap value: copies share the immutable geometry
@@ -65,6 +74,9 @@ class Shape {
   /// A cylinder; see makeCylinder.
   explicit Shape(std::shared_ptr<const CylinderCore> cylinder)
       : type_(ShapeType::Cylinder), cylinder_(std::move(cylinder)) {}
+  /// A rounded hull; see makeRoundedHull.
+  explicit Shape(std::shared_ptr<const RoundedHullCore> rounded)
+      : type_(ShapeType::RoundedHull), rounded_(std::move(rounded)) {}
   /// A compound; see makeCompound.
   explicit Shape(std::shared_ptr<const Compound> compound)
       : type_(ShapeType::Compound), compound_(std::move(compound)) {}
@@ -78,15 +90,20 @@ class Shape {
   ShapeType type() const { return type_; }
   /// True when the shape has geometry.
   explicit operator bool() const {
-    return hull_ != nullptr || round_ != nullptr || compound_ != nullptr || mesh_ != nullptr ||
-           field_ != nullptr || cylinder_ != nullptr;
+    return hull_ != nullptr || round_ != nullptr || rounded_ != nullptr || compound_ != nullptr ||
+           mesh_ != nullptr || field_ != nullptr || cylinder_ != nullptr;
   }
-  /// True for the convex kinds (hull, sphere, capsule, cylinder): one core and a radius.
-  bool isConvex() const { return hull_ != nullptr || round_ != nullptr || cylinder_ != nullptr; }
+  /// True for the convex kinds (hull, sphere, capsule, cylinder, rounded hull): one core and a
+  /// radius.
+  bool isConvex() const {
+    return hull_ != nullptr || round_ != nullptr || cylinder_ != nullptr || rounded_ != nullptr;
+  }
   /// True for the kinds only a static body may have (mesh, height field): no volume, no mass.
   bool isStaticOnly() const { return mesh_ != nullptr || field_ != nullptr; }
 
-  /// The hull of a Hull shape; null for other kinds and for an empty shape.
+  /// The hull of a Hull shape; null for other kinds (a RoundedHull included: its core is
+  /// roundedHull()->hull, and coreHull() gives either) and for an empty shape. Code that tests
+  /// `hull() != nullptr` means "a sharp hull", whose surface is its core.
   const ConvexHull* hull() const { return hull_.get(); }
   /// The shared hull of a Hull shape; a null pointer for other kinds and for an empty shape.
   const std::shared_ptr<const ConvexHull>& hullPtr() const { return hull_; }
@@ -105,8 +122,18 @@ class Shape {
   /// The core and radius of a Sphere or Capsule shape; null for other kinds.
   const RoundCore* round() const { return round_.get(); }
 
-  /// The radius around the core (m): 0 for a hull, the sphere's or capsule's radius.
-  Real roundRadius() const { return round_ ? round_->radius : 0.0; }
+  /// The core hull and radius of a RoundedHull shape; null for other kinds.
+  const RoundedHullCore* roundedHull() const { return rounded_.get(); }
+
+  /// The polyhedral core of a Hull (the hull itself) or a RoundedHull (its core hull): the faces
+  /// the narrow phase clips. Null for other kinds.
+  const ConvexHull* coreHull() const {
+    return hull_ ? hull_.get() : rounded_ ? &rounded_->hull : nullptr;
+  }
+
+  /// The radius around the core (m): 0 for a hull, the sphere's, capsule's or rounded hull's
+  /// radius.
+  Real roundRadius() const { return round_ ? round_->radius : rounded_ ? rounded_->radius : 0.0; }
 
   /// The core as a support mapping in local coordinates (GJK, EPA and the LP test take this);
   /// a convex shape is the core grown by roundRadius(). For a compound, every child's core points
@@ -141,6 +168,7 @@ class Shape {
   ShapeType type_ = ShapeType::Hull;
   std::shared_ptr<const ConvexHull> hull_;
   std::shared_ptr<const RoundCore> round_;
+  std::shared_ptr<const RoundedHullCore> rounded_;
   std::shared_ptr<const Compound> compound_;
   std::shared_ptr<const TriangleMesh> mesh_;
   std::shared_ptr<const HeightField> field_;
@@ -180,8 +208,9 @@ Expected<Shape> makeCapsule(Real radius, Real halfHeight);
 /// the bad value.
 Expected<Shape> makeCylinder(Real radius, Real halfHeight);
 
-/// A compound of convex children (1 to 65535; each a hull, sphere, capsule or cylinder, its pose
-/// finite with a non-zero quaternion, normalised here). Fails naming the child that is not.
+/// A compound of convex children (1 to 65535; each a hull, sphere, capsule, cylinder or rounded
+/// hull, its pose finite with a non-zero quaternion, normalised here). Fails naming the child that
+/// is not.
 Expected<Shape> makeCompound(std::span<const CompoundChild> children);
 
 /// A static mesh of `triangles` (vertex indices, counter-clockwise seen from the front) over
@@ -197,5 +226,16 @@ Expected<Shape> makeHeightField(const std::vector<std::vector<Real>>& heights, R
 /// The convex hull of `points` (body-local, m) as a shape; fails as ConvexHull::build does
 /// (fewer than 4 points, all in a plane, non-finite values).
 Expected<Shape> makeHull(std::span<const Vec3> points);
+
+/// A rounded hull: the points within `radius` (m, finite and > 0) of the convex hull of `points`
+/// (body-local, m), e.g. a box with rounded edges and corners. Its core (support(), coreHull())
+/// is the hull, roundRadius() the radius; mass properties are exact (roundedHullMass). Fails
+/// naming the radius, or as ConvexHull::build does.
+Expected<Shape> makeRoundedHull(std::span<const Vec3> points, Real radius);
+
+/// Exact mass properties of core + ball(radius) for a uniform density (kg/m^3): the core, one
+/// prism per face (the face swept `radius` along its normal), one cylindrical wedge per edge and
+/// one spherical sector per vertex (its normal cone). radius >= 0; 0 gives the core's.
+MassProperties roundedHullMass(const ConvexHull& core, Real radius, Real density);
 
 }  // namespace tumble

@@ -222,16 +222,21 @@ Vec3 leastOverlapFaceNormal(const ConvexHull& ha, const SupportShape& a, const T
   return best;
 }
 
+// Two hulls, sharp or rounded (a core hull plus a radius): everything on the cores, then for
+// rounded ones each point moved out to the surfaces (roundPoint), the speculative cut on the
+// rounded separation. Sharp hulls skip that step, so their results keep their bits.
 CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb,
                            const Transform& xb, Real speculative, const Settings& s,
                            const GjkSimplex* warm) {
-  const ConvexHull& ha = *sa.hull();
-  const ConvexHull& hb = *sb.hull();
+  const ConvexHull& ha = *sa.coreHull();
+  const ConvexHull& hb = *sb.coreHull();
+  const Real rA = sa.roundRadius(), rB = sb.roundRadius();
+  const Real coreSpeculative = speculative + rA + rB;
   const SupportShape a = ha.supportShape(), b = hb.supportShape();
   CollideResult r;
   const GjkResult& g = r.gjk = gjkDistance(a, xa, b, xb, s.gjk, warm);
-  r.overlapping = g.intersecting();
-  r.distance = g.distance;
+  r.overlapping = g.intersecting() || g.distance < rA + rB;
+  r.distance = g.distance - rA - rB;
 
   Vec3 normal;
   Vec3 witnessA, witnessB;
@@ -242,9 +247,9 @@ CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb
     witnessA = e.pointA;
     witnessB = e.pointB;
     separation = -e.depth;
-    r.distance = -e.depth;
+    r.distance = -e.depth - rA - rB;
   } else {
-    if (g.distance > speculative) return r;
+    if (g.distance > coreSpeculative) return r;
     const Vec3 d = g.pointB - g.pointA;
     const Real len = glm::length(d);
     // Relative to the shapes' size: their radii about their own origins. (Before collide() was
@@ -276,19 +281,28 @@ CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb
     // so resting contacts do not inherit EPA's small normal noise. A wins near-ties.
     if (alignA >= alignB - kReferenceBias) {
       normal = na;
-      clipFaces(ha, xa, fa, hb, xb, fb, na, speculative, fa, fb, cand);
+      clipFaces(ha, xa, fa, hb, xb, fb, na, coreSpeculative, fa, fb, cand);
     } else {
       normal = -nb;
-      clipFaces(hb, xb, fb, ha, xa, fa, nb, speculative, fa, fb, cand);
+      clipFaces(hb, xb, fb, ha, xa, fa, nb, coreSpeculative, fa, fb, cand);
       for (Candidate& c : cand) std::swap(c.onA, c.onB);
     }
   } else if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
     // Edge-like contact: keep GJK/EPA's normal and clip B's face against A's in projection along
     // it.
-    clipFaces(ha, xa, fa, hb, xb, fb, normal, speculative, fa, fb, cand);
+    clipFaces(ha, xa, fa, hb, xb, fb, normal, coreSpeculative, fa, fb, cand);
   }
   if (cand.empty()) cand.push_back({witnessA, witnessB, separation, kSinglePointId});
   reduce(cand, normal);
+  if (rA > 0.0 || rB > 0.0) {
+    // Every candidate has onB = onA + separation * normal on the cores.
+    size_t kept = 0;
+    for (const Candidate& c : cand) {
+      const CollidePoint p = roundPoint(c.onA, normal, c.separation, rA, rB, c.id);
+      if (p.separation <= speculative) cand[kept++] = {p.pointA, p.pointB, p.separation, p.id};
+    }
+    cand.resize(kept);
+  }
 
   r.normal = normal;
   r.pointCount = static_cast<int>(cand.size());
@@ -502,7 +516,8 @@ CollideResult collideCores(const Shape& sa, const Transform& xa, const Shape& sb
 
 namespace {
 
-// A capsule (A) against a hull (B): the cores' closest points, and when the capsule lies along
+// A capsule (A) against a hull or a rounded hull (B, its radius honoured): the cores' closest
+// points, and when the capsule lies along
 // the hull's face (its axis within about 3 degrees of the face, the face within kSnapAlignment of
 // the normal) the segment clipped to the face: two points, so a capsule rests on a box without
 // rocking.
@@ -515,7 +530,8 @@ CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Sha
   const Vec3 e = a.p[1] - a.p[0];
   const Real len = glm::length(e);
   if (!(len > 0.0)) return r;
-  const ConvexHull& hb = *sb.hull();
+  const ConvexHull& hb = *sb.coreHull();
+  const Real rB = sb.roundRadius();
   const int fb = supportFace(hb, xb.rotation, -r.normal);
   const Vec3 nb = xb.rotate(hb.faces()[fb].normal);
   if (-glm::dot(nb, r.normal) < kSnapAlignment || std::abs(glm::dot(e / len, nb)) > 0.05) return r;
@@ -542,7 +558,7 @@ CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Sha
   for (int k = 0; k < 2; ++k) {
     const Vec3 c = a.p[0] + (k == 0 ? lo : hi) * e;
     const CollidePoint p =
-        roundPoint(c, -nb, glm::dot(c - onFace, nb), a.radius, 0.0, static_cast<uint32_t>(k));
+        roundPoint(c, -nb, glm::dot(c - onFace, nb), a.radius, rB, static_cast<uint32_t>(k));
     if (p.separation <= speculative) two.points[two.pointCount++] = p;
   }
   return two.pointCount > 0 ? two : r;
@@ -608,7 +624,7 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
       n = d / len;
     else
       faceNormal = true;
-  } else if (b.hull() != nullptr || b.cylinder() != nullptr) {
+  } else if (b.coreHull() != nullptr || b.cylinder() != nullptr) {
     const EpaResult& e = r.epa = epaPenetration(tri, Transform{}, core, xb, s.epa, g);
     n = e.normal;
     witness = e.pointA;
@@ -657,7 +673,9 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
   static thread_local std::vector<Candidate> cand;
   cand.clear();
   const bool alongFace = glm::dot(n, nT) > kSnapAlignment;
-  if (const ConvexHull* hb = b.hull()) {
+  if (const ConvexHull* hb = b.coreHull()) {
+    // Clipped on B's core (a rounded hull's core hull); the points are moved out by rB below.
+    const Real coreSpeculative = speculative + rB;
     const int fb = supportFace(*hb, xb.rotation, -n);
     const Vec3 nb = xb.rotate(hb->faces()[fb].normal);
     const auto& fv = hb->faces()[fb].vertices;
@@ -672,7 +690,7 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
       count = clipToTriangle(v, nT, polyA, count, polyB);
       for (int i = 0; i < count; ++i) {
         const Real sep = glm::dot(polyA[i].p - v[0], nT);
-        if (sep <= speculative)
+        if (sep <= coreSpeculative)
           cand.push_back({polyA[i].p - sep * nT, polyA[i].p, sep, polyA[i].id});
       }
     } else if (alignB > kSnapAlignment && fv.size() + 4 <= 24) {
@@ -698,9 +716,18 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
       const Vec3 f0 = xb.apply(hb->vertices()[fv[0]]);
       for (int i = 0; i < count; ++i) {
         const Real sep = glm::dot(polyA[i].p - f0, nb);
-        if (sep <= speculative)
+        if (sep <= coreSpeculative)
           cand.push_back({polyA[i].p, polyA[i].p - sep * nb, sep, polyA[i].id | 0x100u});
       }
+    }
+    if (rB > 0.0) {
+      // Every candidate has onB = onA + separation * n on the cores.
+      size_t kept = 0;
+      for (const Candidate& c : cand) {
+        const CollidePoint p = roundPoint(c.onA, n, c.separation, 0.0, rB, c.id);
+        if (p.separation <= speculative) cand[kept++] = {p.pointA, p.pointB, p.separation, p.id};
+      }
+      cand.resize(kept);
     }
   } else if (b.cylinder() != nullptr) {
     detail::cylinderOnTriangle(v, nT, n, b, xb, speculative, cand);
@@ -770,18 +797,18 @@ using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&
 constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
     // B: Hull, Sphere, Capsule, Compound, Mesh, HeightField, Cylinder, RoundedHull
     {collideHulls, collideCores, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
-     detail::collideCylinder, collideCores},  // A: Hull
+     detail::collideCylinder, collideHulls},  // A: Hull
     {collideCores, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr, nullptr,
      detail::collideCylinder, collideCores},  // A: Sphere
     {collideCapsuleHull, collideCapsuleSphere, collideCapsules, nullptr, nullptr, nullptr,
-     detail::collideCylinder, collideCores},  // A: Capsule
-    {},                                       // A: Compound
-    {},                                       // A: Mesh
-    {},                                       // A: HeightField
+     detail::collideCylinder, collideCapsuleHull},  // A: Capsule
+    {},                                             // A: Compound
+    {},                                             // A: Mesh
+    {},                                             // A: HeightField
     {detail::collideCylinder, detail::collideCylinder, detail::collideCylinder, nullptr, nullptr,
      nullptr, detail::collideCylinder, detail::collideCylinder},  // A: Cylinder
-    {collideCores, collideCores, collideCores, nullptr, nullptr, nullptr, detail::collideCylinder,
-     collideCores}};  // A: RoundedHull
+    {collideHulls, collideCores, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
+     detail::collideCylinder, collideHulls}};  // A: RoundedHull
 
 }  // namespace
 

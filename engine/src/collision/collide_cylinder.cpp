@@ -76,7 +76,7 @@ void feature(const Shape& s, const Transform& x, const Vec3& u, Feature& f) {
   f.radius = s.roundRadius();
   if (const CylinderCore* c = s.cylinder()) {
     cylinderFeature(*c, x, u, f);
-  } else if (const ConvexHull* h = s.hull()) {
+  } else if (const ConvexHull* h = s.coreHull()) {
     hullFeature(*h, x, u, f);
   } else if (const RoundCore* rc = s.round(); rc && rc->count == 2) {
     const Vec3 p0 = x.apply(rc->points[0]), p1 = x.apply(rc->points[1]);

@@ -118,8 +118,10 @@ bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tol
   const ContactPose& f = previous.found;
   if (!f.valid || previous.pointCount == 0 || !(tolerance > 0.0)) return false;
   // Round shapes roll: their contact point moves over the surface as they turn, which kept anchors
-  // do not follow. Their pairs are cheap to collide again (closed forms or a point core).
-  if (a.shape.round() != nullptr || b.shape.round() != nullptr) return false;
+  // do not follow. Their pairs are cheap to collide again (closed forms or a point core). A
+  // rounded hull's points move over its rounded edges as it tips, a cylinder's over its side as
+  // it rolls: found again too.
+  if (a.shape.roundRadius() > 0.0 || b.shape.roundRadius() > 0.0) return false;
   if (a.shape.cylinder() != nullptr || b.shape.cylinder() != nullptr) return false;
   // Each body turned less than kRecycleTurn: the normal is kept in world axes. (Not only the
   // relative pose: two bodies carried and turned together keep their relative pose, but the

@@ -1,5 +1,6 @@
-// Shape: the per-kind geometry behind one value type: hulls, and spheres and capsules as a core
-// (one point or a segment) plus a radius. A new kind adds its branch to each query here.
+// Shape: the per-kind geometry behind one value type: hulls, spheres and capsules as a core
+// (one point or a segment) plus a radius, and rounded hulls (a core hull plus a radius). A new
+// kind adds its branch to each query here.
 #include "tumble/shape.h"
 
 #include <algorithm>
@@ -36,6 +37,7 @@ const char* shapeTypeName(ShapeType type) {
 
 SupportShape Shape::support() const {
   if (hull_) return hull_->supportShape();
+  if (rounded_) return rounded_->hull.supportShape();
   SupportShape s;
   if (cylinder_) {
     s.points = cylinder_->sample;
@@ -60,14 +62,16 @@ SupportShape Shape::support() const {
 
 namespace {
 
-// Ray against a convex polyhedron as the intersection of its face half-spaces (Ericson 5.3.8).
-// Local frame; returns false on a miss. A ray starting inside hits at t = 0.
-bool rayHull(const ConvexHull& hull, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
-             Vec3& nHit) {
+// Ray against a convex polyhedron as the intersection of half-spaces dot(normal, x) <= offset
+// (Ericson 5.3.8): a hull's faces, or a rounded hull's face prism. Local frame; returns false on
+// a miss. A ray starting inside hits at t = 0.
+template <class Planes>
+bool rayPlanes(const Planes& planes, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
+               Vec3& nHit) {
   Real tEnter = 0.0, tExit = maxT;
   Vec3 nEnter(0.0);
   bool entered = false;
-  for (const HullFace& f : hull.faces()) {
+  for (const auto& f : planes) {
     const Real denom = glm::dot(f.normal, d);
     const Real dist = f.offset - glm::dot(f.normal, o);  // > 0: origin inside this half-space
     if (denom == 0.0) {
@@ -91,6 +95,11 @@ bool rayHull(const ConvexHull& hull, const Vec3& o, const Vec3& d, Real maxT, Re
   tHit = tEnter;
   nHit = entered ? nEnter : -d / glm::length(d);
   return true;
+}
+
+bool rayHull(const ConvexHull& hull, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
+             Vec3& nHit) {
+  return rayPlanes(hull.faces(), o, d, maxT, tHit, nHit);
 }
 
 // Ray against the points within `radius` of segment [p, q] (p == q: a sphere). Local frame; a
@@ -143,6 +152,44 @@ bool rayRound(const Vec3& p, const Vec3& q, Real radius, const Vec3& o, const Ve
   return true;
 }
 
+// Ray against a rounded hull, core + ball(r): the union of the core, one prism per face (the face
+// swept r along its normal) and one capsule per edge (its ends cover the vertices' spheres) is the
+// rounded hull exactly, so its first hit is the first over those pieces.
+bool rayRoundedHull(const RoundedHullCore& c, const Vec3& o, const Vec3& d, Real maxT, Real& tHit,
+                    Vec3& nHit) {
+  bool hit = false;
+  Real t = 0.0;
+  Vec3 n(0.0);
+  auto keep = [&](bool found) {  // after the piece's test has written t and n
+    if (found && (!hit || t < tHit)) hit = true, tHit = t, nHit = n;
+  };
+  keep(rayHull(c.hull, o, d, maxT, t, n));
+  const auto& verts = c.hull.vertices();
+  struct Plane {
+    Vec3 normal;
+    Real offset;
+  };
+  std::vector<Plane> prism;
+  for (const HullFace& f : c.hull.faces()) {
+    prism.clear();
+    prism.push_back({f.normal, f.offset + c.radius});
+    prism.push_back({-f.normal, -f.offset});
+    const size_t count = f.vertices.size();
+    for (size_t i = 0; i < count; ++i) {
+      const Vec3& p0 = verts[static_cast<size_t>(f.vertices[i])];
+      const Vec3& p1 = verts[static_cast<size_t>(f.vertices[(i + 1) % count])];
+      const Vec3 side = glm::cross(p1 - p0, f.normal);  // outward: the cycle is counter-clockwise
+      const Real len = glm::length(side);
+      if (len > 0.0) prism.push_back({side / len, glm::dot(side / len, p0)});
+    }
+    keep(rayPlanes(prism, o, d, hit ? tHit : maxT, t, n));
+  }
+  for (const HullEdge& e : c.hull.edges())
+    keep(rayRound(verts[static_cast<size_t>(e.a)], verts[static_cast<size_t>(e.b)], c.radius, o, d,
+                  hit ? tHit : maxT, t, n));
+  return hit;
+}
+
 // A capsule along y (segment half length h, radius r), or a sphere when h = 0: a cylinder of
 // height 2h and two hemispheres. A hemisphere of mass m about a diameter of its flat face has
 // 2/5 m r^2 (half a sphere), its centre 3r/8 from that face; moved out to the segment's end by the
@@ -174,6 +221,12 @@ MassProperties Shape::massProperties(Real density) const {
   if (hull_) return hull_->massProperties(density);
   if (round_) return roundMass(*round_, density);
   if (cylinder_) return detail::cylinderMass(*cylinder_, density);
+  if (rounded_) {
+    MassProperties m = rounded_->unitMass;
+    m.mass *= density;
+    m.inertia *= density;
+    return m;
+  }
   if (!compound_) return MassProperties{};  // meshes and height fields: static, no volume
   MassProperties m = compound_->unitMass;
   m.mass *= density;
@@ -224,6 +277,7 @@ bool Shape::rayCast(const Vec3& origin, const Vec3& direction, Real maxFraction,
   if (hull_) return rayHull(*hull_, origin, direction, maxFraction, fraction, normal);
   if (cylinder_)
     return detail::rayCylinder(*cylinder_, origin, direction, maxFraction, fraction, normal);
+  if (rounded_) return rayRoundedHull(*rounded_, origin, direction, maxFraction, fraction, normal);
   if (mesh_ || field_) {
     bool hit = false;
     auto test = [&](const TriangleRef& t) {
@@ -293,12 +347,16 @@ Aabb Shape::bounds(const Transform& xf) const {
     }
     return box;
   }
-  const auto& verts = hull_->vertices();
+  const auto& verts = coreHull()->vertices();
   Aabb box{xf.apply(verts[0]), xf.apply(verts[0])};
   for (size_t i = 1; i < verts.size(); ++i) {
     const Vec3 p = xf.apply(verts[i]);
     box.lower = glm::min(box.lower, p);
     box.upper = glm::max(box.upper, p);
+  }
+  if (rounded_) {
+    box.lower -= Vec3(rounded_->radius);
+    box.upper += Vec3(rounded_->radius);
   }
   return box;
 }
@@ -329,11 +387,11 @@ Real Shape::radiusAbout(const Vec3& localPoint) const {
     return r + round_->radius;
   }
   Real r2 = 0.0;
-  for (const Vec3& v : hull_->vertices()) {
+  for (const Vec3& v : coreHull()->vertices()) {
     const Vec3 d = v - localPoint;
     r2 = std::max(r2, glm::dot(d, d));
   }
-  return std::sqrt(r2);
+  return rounded_ ? std::sqrt(r2) + rounded_->radius : std::sqrt(r2);
 }
 
 Expected<Shape> makeBox(const Vec3& halfExtents) {
@@ -396,7 +454,7 @@ Expected<Shape> makeCompound(std::span<const CompoundChild> children) {
     if (!child.shape) return E::failure(at + "empty shape");
     if (!child.shape.isConvex())
       return E::failure(at + "a " + shapeTypeName(child.shape.type()) +
-                        " (expected a hull, sphere, capsule or cylinder)");
+                        " (expected a hull, sphere, capsule, cylinder or rounded hull)");
     const Quat& q = child.local.rotation;
     if (!isFinite(child.local.position) ||
         !(std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z)))
@@ -438,6 +496,19 @@ Expected<Shape> makeHull(std::span<const Vec3> points) {
   Expected<ConvexHull> hull = ConvexHull::build(points);
   if (!hull) return Expected<Shape>::failure(hull.error());
   return Shape(std::make_shared<const ConvexHull>(std::move(*hull)));
+}
+
+Expected<Shape> makeRoundedHull(std::span<const Vec3> points, Real radius) {
+  if (!positiveFinite(radius))
+    return Expected<Shape>::failure("makeRoundedHull: radius = " + std::to_string(radius) +
+                                    " (expected finite and > 0 m)");
+  Expected<ConvexHull> hull = ConvexHull::build(points);
+  if (!hull) return Expected<Shape>::failure(hull.error());
+  auto core = std::make_shared<RoundedHullCore>();
+  core->hull = std::move(*hull);
+  core->radius = radius;
+  core->unitMass = roundedHullMass(core->hull, radius, 1.0);
+  return Shape(std::shared_ptr<const RoundedHullCore>(std::move(core)));
 }
 
 }  // namespace tumble

@@ -51,8 +51,8 @@ struct CompoundChildSpec;
 struct ShapeSpec {
   ShapeType type = ShapeType::Hull;
   std::string path;          ///< the JSON path it was read at: `bodies[0].shape.mesh` (messages)
-  std::vector<Vec3> points;  ///< Hull: body-local points (m); Mesh: vertices (m)
-  Real radius = 0.0;         ///< Sphere, Capsule, Cylinder: m, > 0
+  std::vector<Vec3> points;  ///< Hull, RoundedHull: body-local points (m); Mesh: vertices (m)
+  Real radius = 0.0;         ///< Sphere, Capsule, Cylinder, RoundedHull: m, > 0
   Real halfHeight = 0.0;     ///< Capsule: m, >= 0; Cylinder: m, > 0
   std::vector<CompoundChildSpec> children;    ///< Compound: at least one
   std::vector<std::array<int, 3>> triangles;  ///< Mesh: indices into points (unchecked)
@@ -73,7 +73,8 @@ struct CompoundChildSpec {
 };
 
 /// Reads a shape description at `path`: inline points [[x, y, z], ...] or an object with exactly
-/// one key, the kind (`{"sphere": {...}}`, `{"capsule": {...}}`, `{"compound": [...]}`,
+/// one key, the kind (`{"sphere": {...}}`, `{"capsule": {...}}`, `{"rounded": {...}}`,
+/// `{"compound": [...]}`,
 /// `{"mesh": {...}}`, `{"heightfield": {...}}`), whose reader checks its own keys. A shape name is
 /// not a description: ShapeCache::shape looks names up. Files are not read here (ShapeCache::build
 /// reads them).

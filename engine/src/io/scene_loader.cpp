@@ -167,17 +167,35 @@ ShapeSpec readCylinder(const Json& j, const std::string& path) {
   return s;
 }
 
+// `{"points": [[x, y, z], ...], "radius": r}`: the points' hull (at least 4 points, checked
+// solid when built) grown by r.
+ShapeSpec readRounded(const Json& j, const std::string& path) {
+  object(j, path);
+  checkKeys(j, path, {"points", "radius"});
+  ShapeSpec s;
+  s.type = ShapeType::RoundedHull;
+  s.path = path;
+  const std::string at = path + ".points";
+  if (!j.contains("points")) fail(at, "missing ([[x, y, z], ...], at least 4 points, m)");
+  s.points = points(j["points"], at);
+  if (s.points.size() < 4)
+    fail(at, "expected at least 4 points (a solid core), got " + std::to_string(s.points.size()));
+  s.radius = length(j, path, "radius", false);
+  return s;
+}
+
 ShapeSpec readCompound(const Json& j, const std::string& path);
 ShapeSpec readMesh(const Json& j, const std::string& path);
 ShapeSpec readHeightField(const Json& j, const std::string& path);
 
 constexpr ShapeKind kShapeKinds[] = {
-    {"sphere", readSphere, true, "{...}"},     {"capsule", readCapsule, true, "{...}"},
-    {"cylinder", readCylinder, true, "{...}"}, {"compound", readCompound, false, "[...]"},
-    {"mesh", readMesh, false, "{...}"},        {"heightfield", readHeightField, false, "{...}"}};
+    {"sphere", readSphere, true, "{...}"},           {"capsule", readCapsule, true, "{...}"},
+    {"cylinder", readCylinder, true, "{...}"},       {"rounded", readRounded, true, "{...}"},
+    {"compound", readCompound, false, "[...]"},      {"mesh", readMesh, false, "{...}"},
+    {"heightfield", readHeightField, false, "{...}"}};
 
-// "sphere, capsule, cylinder, compound, mesh or heightfield" (the convex ones only: "sphere,
-// capsule or cylinder").
+// "sphere, capsule, cylinder, rounded, compound, mesh or heightfield" (the convex ones only:
+// "sphere, capsule, cylinder or rounded").
 std::string shapeKindList(bool convexOnly = false) {
   std::vector<std::string> keys;
   for (const ShapeKind& k : kShapeKinds)
@@ -200,7 +218,7 @@ std::string convexForms() {
 
 bool convexType(ShapeType t) {
   return t == ShapeType::Hull || t == ShapeType::Sphere || t == ShapeType::Capsule ||
-         t == ShapeType::Cylinder;
+         t == ShapeType::Cylinder || t == ShapeType::RoundedHull;
 }
 
 // A length times a scale factor; fails naming `path` where the product overflows.
@@ -415,6 +433,12 @@ Shape ShapeCache::build(const ShapeSpec& spec, const Vec3& s, const std::string&
     shape = makeCapsule(radius, scaledLength(spec.halfHeight, s.x, "half_height", path));
   else if (spec.type == ShapeType::Cylinder)
     shape = makeCylinder(radius, scaledLength(spec.halfHeight, s.x, "half_height", path));
+  else if (spec.type == ShapeType::RoundedHull) {
+    std::vector<Vec3> pts;
+    for (const Vec3& p : spec.points) pts.push_back(scaledPoint(p, s.x, "point", path));
+    shape = makeRoundedHull(pts, radius);
+    if (!shape) fail(spec.path + ".points", "not a solid convex shape: " + shape.error());
+  }
   if (!shape) fail(path, shape.error());
   return *shape;
 }
