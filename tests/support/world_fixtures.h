@@ -35,6 +35,46 @@ inline BodyId addBox(World& w, const Vec3& pos, const Vec3& half = Vec3(0.5), Re
   return *w.createBody(def);
 }
 
+/// A body let go on a slope: the acceleration down it and the body at the start and end of the
+/// measured steps (rollDownSlope).
+struct SlopeRoll {
+  Real acceleration = 0.0;  ///< m/s^2, mean down the slope over the measured steps
+  BodyView start, end;
+  Vec3 up{0.0}, down{0.0};  ///< the slope's normal and its downhill direction
+};
+
+/// A world without sleeping and a static 40 m slope tilted by `angle` (rad) about z, downhill
+/// towards -x, both surfaces with `friction`; `def` (pose given in the slope's frame: its position
+/// from the top face's centre, its orientation relative to the slope) is let go, settles for 30
+/// steps, and its acceleration down the slope is measured over the next `steps`.
+inline SlopeRoll rollDownSlope(BodyDef def, Real angle, Real friction, int steps = 60) {
+  World w{Settings{}};
+  Settings s = w.settings();
+  s.sleep.enabled = false;
+  REQUIRE(w.setSettings(s));
+  const Quat tilt = glm::angleAxis(angle, Vec3(0.0, 0.0, 1.0));
+  BodyDef slope;
+  slope.type = BodyType::Static;
+  slope.shape = boxHull(Vec3(20.0, 0.5, 5.0));
+  slope.orientation = tilt;
+  slope.friction = friction;
+  REQUIRE(w.createBody(slope));
+  SlopeRoll r;
+  r.up = tilt * Vec3(0.0, 1.0, 0.0);
+  r.down = tilt * Vec3(-1.0, 0.0, 0.0);
+  def.position = 0.5 * r.up + tilt * def.position;
+  def.orientation = tilt * def.orientation;
+  def.friction = friction;
+  const BodyId id = *w.createBody(def);
+  for (int i = 0; i < 30; ++i) REQUIRE(w.step(w.settings().dt));
+  r.start = *w.body(id);
+  for (int i = 0; i < steps; ++i) REQUIRE(w.step(w.settings().dt));
+  r.end = *w.body(id);
+  r.acceleration =
+      glm::dot(r.end.linearVelocity - r.start.linearVelocity, r.down) / (steps * w.settings().dt);
+  return r;
+}
+
 /// Changes the world's settings through World::setSettings (which validates them).
 inline void editSettings(World& w, const std::function<void(Settings&)>& edit) {
   Settings s = w.settings();

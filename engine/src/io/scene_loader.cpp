@@ -145,26 +145,24 @@ ShapeSpec readSphere(const Json& j, const std::string& path) {
   return s;
 }
 
-ShapeSpec readCapsule(const Json& j, const std::string& path) {
+// A radius and a half height along y (capsule: h >= 0, 0 a sphere's shape; cylinder: h > 0).
+ShapeSpec readAxial(const Json& j, const std::string& path, ShapeType type, bool zeroHalfHeight) {
   object(j, path);
   checkKeys(j, path, {"radius", "half_height"});
   ShapeSpec s;
-  s.type = ShapeType::Capsule;
+  s.type = type;
   s.path = path;
   s.radius = length(j, path, "radius", false);
-  s.halfHeight = length(j, path, "half_height", true);
+  s.halfHeight = length(j, path, "half_height", zeroHalfHeight);
   return s;
 }
 
+ShapeSpec readCapsule(const Json& j, const std::string& path) {
+  return readAxial(j, path, ShapeType::Capsule, true);
+}
+
 ShapeSpec readCylinder(const Json& j, const std::string& path) {
-  object(j, path);
-  checkKeys(j, path, {"radius", "half_height"});
-  ShapeSpec s;
-  s.type = ShapeType::Cylinder;
-  s.path = path;
-  s.radius = length(j, path, "radius", false);
-  s.halfHeight = length(j, path, "half_height", false);
-  return s;
+  return readAxial(j, path, ShapeType::Cylinder, false);
 }
 
 // `{"points": [[x, y, z], ...], "radius": r}`: the points' hull (at least 4 points, checked
