@@ -20,4 +20,15 @@ Quat rotateBy(const Quat& q, const Vec3& theta);
 /// Radius of the shape about its centre of mass (m).
 Real boundingRadius(const Body& b);
 
+/// The radius a convex shape rolls on (m), which BodyDef::rollingResistance scales into a
+/// length: a sphere's or capsule's radius; 0 for a hull (it tips, it does not roll), for the
+/// static kinds and for a compound as a whole (its children roll; see rollingResistance). The
+/// one place a new rolling kind (a cylinder) is added.
+Real rollingRadius(const Shape& convex);
+
+/// The rolling resistance (m, Manifold::rollingResistance) of the contact between child `childA`
+/// of A and child `childB` of B (ChildContact::key's halves; 0 for a convex shape): the larger of
+/// each body's rollingResistance times its child's rolling radius. 0 when neither body has any.
+Real rollingResistance(const Body& a, uint32_t childA, const Body& b, uint32_t childB);
+
 }  // namespace tumble
