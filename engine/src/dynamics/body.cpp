@@ -28,7 +28,7 @@ Real rollingRadius(const Shape& convex) {
   }
 }
 
-Real rollingResistance(const Body& a, uint32_t childA, const Body& b, uint32_t childB) {
+Real rollingResistanceOf(const Body& a, uint32_t childA, const Body& b, uint32_t childB) {
   // A child of a compound rolls on its own radius; a triangle of a mesh or height field (static
   // only) does not roll.
   auto radius = [](const Shape& s, uint32_t child) {

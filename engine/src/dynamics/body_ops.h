@@ -29,6 +29,11 @@ Real rollingRadius(const Shape& convex);
 /// The rolling resistance (m, Manifold::rollingResistance) of the contact between child `childA`
 /// of A and child `childB` of B (ChildContact::key's halves; 0 for a convex shape): the larger of
 /// each body's rollingResistance times its child's rolling radius. 0 when neither body has any.
-Real rollingResistance(const Body& a, uint32_t childA, const Body& b, uint32_t childB);
+Real rollingResistanceOf(const Body& a, uint32_t childA, const Body& b, uint32_t childB);
+/// rollingResistanceOf, without a call when neither body has rolling resistance (most contacts).
+inline Real rollingResistance(const Body& a, uint32_t childA, const Body& b, uint32_t childB) {
+  if (a.rollingResistance == 0.0 && b.rollingResistance == 0.0) return 0.0;
+  return rollingResistanceOf(a, childA, b, childB);
+}
 
 }  // namespace tumble

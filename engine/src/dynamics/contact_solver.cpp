@@ -516,8 +516,10 @@ void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
       m.frictionImpulse[0] = substeps * c.frictionImpulse[0][l];
       m.frictionImpulse[1] = substeps * c.frictionImpulse[1][l];
       m.twistImpulse = substeps * c.twistImpulse[l];
-      m.rollingImpulse[0] = substeps * c.rollingImpulse[0][l];
-      m.rollingImpulse[1] = substeps * c.rollingImpulse[1][l];
+      if (c.rolling) {
+        m.rollingImpulse[0] = substeps * c.rollingImpulse[0][l];
+        m.rollingImpulse[1] = substeps * c.rollingImpulse[1][l];
+      }
       for (int k = 0; k < m.pointCount; ++k)
         m.points[k].normalImpulse = substeps * c.p[k].normalImpulse[l];
     }
