@@ -522,7 +522,7 @@ void World::updateContacts(Real h, const Settings& s) {
       }
       continue;
     }
-    // Built in place (a manifold is 672 bytes): a recycled one as a copy of last step's, a new
+    // Built in place (a manifold is 656 bytes): a recycled one as a copy of last step's, a new
     // one from a fresh entry.
     bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
     Manifold& m = recycled ? next.emplace_back(*old) : next.emplace_back();
