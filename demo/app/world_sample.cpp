@@ -35,6 +35,9 @@ constexpr Real kSpawnCylinderHalfHeight = 0.3;
 // A rounded box as wide as the unit box: half extents 0.4 m rounded by 0.1 m.
 constexpr Real kSpawnRoundedHalf = 0.4;
 constexpr Real kSpawnRoundedRadius = 0.1;
+// Spawned and shot bodies resist rolling a little (BodyDef::rollingResistance; a ball at 2 m/s
+// stops in about 6 s on flat ground) instead of rolling out of view for ever. Hulls ignore it.
+constexpr Real kSpawnRollingResistance = 0.05;
 constexpr glm::vec3 kStaticColor{0.55f, 0.57f, 0.60f};
 // Static meshes and height fields: the ground of a level, in a dry grass colour.
 constexpr glm::vec3 kGroundColor{0.50f, 0.56f, 0.36f};
@@ -68,6 +71,7 @@ Expected<void> WorldSample::create(SampleContext& ctx) {
       dropTemplate_.density = b.mass / b.shape.massProperties(1.0).mass;
       dropTemplate_.friction = b.friction;
       dropTemplate_.restitution = b.restitution;
+      dropTemplate_.rollingResistance = b.rollingResistance;
       break;
     }
   }
@@ -325,6 +329,7 @@ void WorldSample::spawn(SampleContext& ctx, bool shoot) {
   BodyDef def;
   def.shape = spawnShape(ctx);
   if (!def.shape) return;
+  def.rollingResistance = kSpawnRollingResistance;
   if (shoot) {
     const Vec3 eye(ctx.camera.eye());
     const Vec3 forward(ctx.camera.forward());

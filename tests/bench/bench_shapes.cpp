@@ -4,7 +4,14 @@
 //    height 0.4 (btSphereShape, btCapsuleShape);
 //  - terrain: the 1000 hulls of bench_heap's hull20 heap poured onto a 256 x 256 height field of
 //    smooth hills (1 m cells; btHeightfieldTerrainShape), and onto the same surface as a triangle
-//    mesh of 131,072 triangles (btBvhTriangleMeshShape).
+//    mesh of 131,072 triangles (btBvhTriangleMeshShape);
+//  - the round heaps again with rolling resistance c = kRolling on every body: Tumble's
+//    BodyDef::rollingResistance (a torque of at most c R N per contact), Bullet's rolling friction
+//    (a torque of at most its combined rolling friction times the normal impulse, per manifold;
+//    combined = rollingA frictionB + rollingB frictionA, so c R on every body, the ground too,
+//    with friction 0.5 everywhere combines to c R, as Tumble's max(c R, c R)). Bullet applies it
+//    at one point of a manifold only, with that point's load: a capsule lying on two points gets
+//    about half the torque Tumble's gives.
 // 600 steps of 1/60 s; thread CPU time; each step's least time over TUMBLE_BENCH_REPEATS runs
 // (default 3); mean, p99 and worst ms per step, the ratios, and the bodies still moving faster
 // than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap.
@@ -34,6 +41,9 @@ using tumble::Vec3;
 constexpr int kSteps = 600;
 constexpr Real kDt = 1.0 / 60.0;
 constexpr int kGrid = 257;  // points per side: 256 x 256 cells
+// The rolling-resistance variants' c (Box2D v3's "rolling resistance" sample ranges 0 to 0.2): a
+// ball rolling at 2 m/s on flat ground stops in 5.7 s.
+constexpr Real kRolling = 0.05;
 
 struct Result {
   std::vector<Real> stepMs;
@@ -58,7 +68,7 @@ Real terrain(Real x, Real z) {
 
 // The bodies: bench_heap's heap (its ground dropped for the terrain kinds, the heap lifted above
 // the terrain's middle).
-std::vector<tumble::BodyDef> bodies(Kind kind, int n) {
+std::vector<tumble::BodyDef> bodies(Kind kind, int n, Real rolling) {
   std::vector<tumble::BodyDef> defs;
   tumble::appendHeap(defs, kind == Kind::FieldHulls || kind == Kind::MeshHulls, n, 1);
   if (kind == Kind::Spheres || kind == Kind::Capsules) {
@@ -67,6 +77,7 @@ std::vector<tumble::BodyDef> bodies(Kind kind, int n) {
     for (size_t i = 1; i < defs.size(); ++i) {
       defs[i].shape = round;
       defs[i].density = 1.0 / round.massProperties(1.0).volume;
+      defs[i].rollingResistance = rolling;
     }
     return defs;
   }
@@ -95,7 +106,7 @@ void meshOf(std::vector<Vec3>& v, std::vector<std::array<int, 3>>& t) {
     }
 }
 
-Result runTumble(Kind kind, int n) {
+Result runTumble(Kind kind, int n, Real rolling) {
   tumble::Settings s;
   s.dt = kDt;
   tumble::World world(s);
@@ -113,7 +124,7 @@ Result runTumble(Kind kind, int n) {
     ground.friction = 0.5;
     (void)world.createBody(ground);
   }
-  for (const auto& d : bodies(kind, n)) (void)world.createBody(d);
+  for (const auto& d : bodies(kind, n, rolling)) (void)world.createBody(d);
   Result r;
   for (int i = 0; i < kSteps; ++i) {
     const Real c0 = tumble::bench::threadMs();
@@ -133,7 +144,7 @@ btVector3 bt(const Vec3& v) {
   return btVector3(btScalar(v.x), btScalar(v.y), btScalar(v.z));
 }
 
-Result runBullet(Kind kind, int n) {
+Result runBullet(Kind kind, int n, Real rolling) {
   tumble::bench::BulletWorld bullet;
   btDiscreteDynamicsWorld& world = bullet.world;
   std::vector<std::unique_ptr<btCollisionShape>> shapes;
@@ -143,12 +154,15 @@ Result runBullet(Kind kind, int n) {
   std::vector<btScalar> meshVertices;
   std::vector<int> meshIndices;
   std::unique_ptr<btTriangleIndexVertexArray> meshArray;
+  // Bullet's rolling friction for c: c times the round bodies' radius (see the top).
+  const Real radius = kind == Kind::Spheres ? 0.5 : 0.3;
   auto add = [&](btCollisionShape* shape, const btTransform& xf, btScalar mass) {
     btVector3 inertia(0, 0, 0);
     if (mass > 0) shape->calculateLocalInertia(mass, inertia);
     states.push_back(std::make_unique<btDefaultMotionState>(xf));
     btRigidBody::btRigidBodyConstructionInfo info(mass, states.back().get(), shape, inertia);
     info.m_friction = 0.5;
+    info.m_rollingFriction = btScalar(rolling * radius);
     rigid.push_back(std::make_unique<btRigidBody>(info));
     world.addRigidBody(rigid.back().get());
   };
@@ -182,7 +196,7 @@ Result runBullet(Kind kind, int n) {
     shapes.push_back(std::move(mesh));
   }
   std::map<const void*, btCollisionShape*> shared;
-  for (const auto& d : bodies(kind, n)) {
+  for (const auto& d : bodies(kind, n, rolling)) {
     const bool ground = d.type == tumble::BodyType::Static;
     const auto mp = d.shape.massProperties(1.0);
     const Vec3 com = ground ? Vec3(0.0) : mp.centerOfMass;
@@ -231,10 +245,10 @@ Result runBullet(Kind kind, int n) {
 }
 
 // Each step's least time over the repeats.
-Result best(Result (*run)(Kind, int), Kind kind, int n, int repeats) {
-  Result r = run(kind, n);
+Result best(Result (*run)(Kind, int, Real), Kind kind, int n, Real rolling, int repeats) {
+  Result r = run(kind, n, rolling);
   for (int k = 1; k < repeats; ++k) {
-    const Result again = run(kind, n);
+    const Result again = run(kind, n, rolling);
     for (size_t i = 0; i < r.stepMs.size(); ++i)
       r.stepMs[i] = std::min(r.stepMs[i], again.stepMs[i]);
   }
@@ -251,20 +265,28 @@ int main(int argc, char** argv) {
     const char* name;
     Kind kind;
     int n;
+    Real rolling = 0.0;
   };
   const Case cases[] = {{"spheres_2000", Kind::Spheres, 2000},
                         {"capsules_2000", Kind::Capsules, 2000},
                         {"hulls_1000_on_field", Kind::FieldHulls, 1000},
-                        {"hulls_1000_on_mesh", Kind::MeshHulls, 1000}};
+                        {"hulls_1000_on_mesh", Kind::MeshHulls, 1000},
+                        {"spheres_2000_rolling", Kind::Spheres, 2000, kRolling},
+                        {"capsules_2000_rolling", Kind::Capsules, 2000, kRolling}};
   std::printf("ms per step, thread CPU time, least of %d runs per step (t: Tumble, b: Bullet)\n",
               repeats);
-  std::printf("%-20s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "scene", "t mean", "b mean",
+  std::printf("rolling variants: c = %g\n", kRolling);
+  std::printf("%-22s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "scene", "t mean", "b mean",
               "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving", "b moving");
+  // A filter naming a scene runs that scene alone (spheres_2000, not spheres_2000_rolling too);
+  // otherwise the scenes whose names hold it.
+  const bool exact = std::any_of(std::begin(cases), std::end(cases),
+                                 [&](const Case& c) { return only == c.name; });
   for (const Case& c : cases) {
-    if (!only.empty() && std::string(c.name).find(only) == std::string::npos) continue;
-    const Result t = best(runTumble, c.kind, c.n, repeats);
-    const Result b = best(runBullet, c.kind, c.n, repeats);
-    std::printf("%-20s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n", c.name,
+    if (exact ? only != c.name : std::string(c.name).find(only) == std::string::npos) continue;
+    const Result t = best(runTumble, c.kind, c.n, c.rolling, repeats);
+    const Result b = best(runBullet, c.kind, c.n, c.rolling, repeats);
+    std::printf("%-22s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n", c.name,
                 t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
                 b.quantile(1.0), t.mean() / b.mean(), t.quantile(1.0) / b.quantile(1.0), t.moving,
                 t.bodies, b.moving, b.bodies);

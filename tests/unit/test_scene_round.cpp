@@ -323,3 +323,38 @@ TEST_CASE("a non-finite radius is refused, by the JSON parser or naming the path
                       "shapes.pill.capsule.half_height: expected a finite number");
   }
 }
+
+TEST_CASE("rolling_resistance reaches bodies and generators, and a bad one names its path",
+          "[scene][round][rolling]") {
+  auto s = parse(R"({"shapes": {"ball": {"sphere": {"radius": 0.2}}}, "bodies": [
+      {"shape": "box", "scale": [20, 1, 20], "position": [0, -0.5, 0], "static": true},
+      {"shape": {"sphere": {"radius": 0.5}}, "position": [0, 0.5, 0], "rolling_resistance": 0.05},
+      {"shape": {"sphere": {"radius": 0.5}}, "position": [2, 0.5, 0]}],
+      "generators": [{"type": "tower", "shape": "ball", "count": 2,
+                      "origin": [5, 0, 0], "rolling_resistance": 0.2}]})");
+  INFO((s ? std::string() : s.error()));
+  REQUIRE(s);
+  REQUIRE(s->bodies.size() == 5);
+  CHECK(s->bodies[0].rollingResistance == 0.0);
+  CHECK(s->bodies[1].rollingResistance == 0.05);
+  CHECK(s->bodies[2].rollingResistance == 0.0);  // the default
+  CHECK(s->bodies[3].rollingResistance == 0.2);
+  CHECK(s->bodies[4].rollingResistance == 0.2);
+  auto world = buildWorld(*s);
+  REQUIRE(world);
+  CHECK((**world).body((**world).bodyIds()[1])->rollingResistance == 0.05);
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"bodies": [{"shape": "box", "rolling_resistance": -0.1}]})",
+       "bodies[0].rolling_resistance: expected a finite number >= 0, got -0.1"},
+      {R"({"bodies": [{"shape": "box", "rolling_resistance": "low"}]})",
+       "bodies[0].rolling_resistance: expected a number, got a string"},
+      {R"({"generators": [{"type": "grid", "count": [1, 1, 1], "rolling_resistance": -2}]})",
+       "generators[0].rolling_resistance: expected a finite number >= 0, got -2"}};
+  for (const auto& [text, message] : cases) {
+    CAPTURE(text);
+    auto e = parse(text);
+    REQUIRE_FALSE(e);
+    CHECK_THAT(e.error(), EndsWith(message));
+  }
+}

@@ -39,8 +39,13 @@ struct BodyDef {
   Real density = 1000.0;                 ///< kg/m^3, > 0 for dynamic bodies
   Real friction = 0.5;                   ///< Coulomb coefficient, [0, 10]
   Real restitution = 0.0;                ///< [0, 1]
-  bool awake = true;                     ///< a dynamic body may start asleep
-  uint64_t userData = 0;                 ///< opaque to the engine
+  /// Dimensionless, >= 0 and finite (Box2D v3's shape option): a contact resists rolling with a
+  /// torque of at most rollingResistance * rolling radius * normal force. The rolling radius is a
+  /// sphere's or capsule's radius and 0 for a hull (which does not roll), so a hull body's motion
+  /// does not depend on it. 0 (the default) costs nothing.
+  Real rollingResistance = 0.0;
+  bool awake = true;      ///< a dynamic body may start asleep
+  uint64_t userData = 0;  ///< opaque to the engine
 };
 
 /// A body as World::body() shows it: a copy of its state when read, so it never dangles and never
@@ -60,7 +65,8 @@ struct BodyView {
   Real radius = 0.0;                  ///< m, farthest point of the shape from the centre of mass
   Real friction = 0.5;
   Real restitution = 0.0;
-  bool awake = true;  ///< false while asleep (static bodies: false)
+  Real rollingResistance = 0.0;  ///< dimensionless (BodyDef::rollingResistance)
+  bool awake = true;             ///< false while asleep (static bodies: false)
   uint64_t userData = 0;
 
   /// The shape's frame: x_world = rotation * x_local + position.

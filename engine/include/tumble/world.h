@@ -86,8 +86,8 @@ class World {
   Expected<void> setSetting(std::string_view key, std::string_view value);
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
-  /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10] or
-  /// restitution outside [0, 1].
+  /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],
+  /// restitution outside [0, 1] or a negative or non-finite rolling resistance.
   Expected<BodyId> createBody(const BodyDef& def);
   /// Removes a body with its contacts and drags, and wakes what it touched or slept with (so
   /// nothing stays asleep on a support that is gone). A stale id is reported (see above).

@@ -1,4 +1,5 @@
 // Bodies: validation, mass properties from the hull, semi-implicit Euler integration.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -16,6 +17,33 @@ std::string vecText(const Vec3& v) {
 }
 
 }  // namespace
+
+Real rollingRadius(const Shape& convex) {
+  switch (convex.type()) {
+    case ShapeType::Sphere:
+    case ShapeType::Capsule:
+    case ShapeType::RoundedHull:
+      return convex.roundRadius();
+    case ShapeType::Cylinder:
+      return convex.cylinder()->support.radius;
+    default:
+      return 0.0;
+  }
+}
+
+Real rollingResistanceOf(const Body& a, uint32_t childA, const Body& b, uint32_t childB) {
+  // A child of a compound rolls on its own radius; a triangle of a mesh or height field (static
+  // only) does not roll.
+  auto radius = [](const Shape& s, uint32_t child) {
+    if (const Compound* c = s.compound())
+      return child < c->children.size() ? rollingRadius(c->children[child].shape) : 0.0;
+    return rollingRadius(s);
+  };
+  Real r = 0.0;
+  if (a.rollingResistance > 0.0) r = a.rollingResistance * radius(a.shape, childA);
+  if (b.rollingResistance > 0.0) r = std::max(r, b.rollingResistance * radius(b.shape, childB));
+  return r;
+}
 
 Expected<Body> makeBody(const BodyDef& def) {
   using E = Expected<Body>;
@@ -38,6 +66,10 @@ Expected<Body> makeBody(const BodyDef& def) {
   if (!(def.restitution >= 0.0 && def.restitution <= 1.0))
     return E::failure("body: restitution " + std::to_string(def.restitution) +
                       " out of range [0, 1]");
+  // Finite first: an ordered comparison with a NaN raises the invalid-operation flag.
+  if (!(std::isfinite(def.rollingResistance) && def.rollingResistance >= 0.0))
+    return E::failure("body: rollingResistance " + std::to_string(def.rollingResistance) +
+                      " must be finite and >= 0");
   if (def.type == BodyType::Dynamic && !(def.density > 0.0 && std::isfinite(def.density)))
     return E::failure("body: density " + std::to_string(def.density) +
                       " must be > 0 for a dynamic body");
@@ -49,6 +81,7 @@ Expected<Body> makeBody(const BodyDef& def) {
   b.rotation = def.orientation / qn;
   b.friction = def.friction;
   b.restitution = def.restitution;
+  b.rollingResistance = def.rollingResistance;
   b.userData = def.userData;
   b.alive = true;
   if (def.type == BodyType::Dynamic) {

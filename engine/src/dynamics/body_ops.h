@@ -20,4 +20,20 @@ Quat rotateBy(const Quat& q, const Vec3& theta);
 /// Radius of the shape about its centre of mass (m).
 Real boundingRadius(const Body& b);
 
+/// The radius a convex shape rolls on (m), which BodyDef::rollingResistance scales into a
+/// length: a sphere's, capsule's or rounded hull's radius, a cylinder's radius; 0 for a hull (it
+/// tips, it does not roll), for the static kinds and for a compound as a whole (its children
+/// roll; see rollingResistance). The one place a new rolling kind is added.
+Real rollingRadius(const Shape& convex);
+
+/// The rolling resistance (m, Manifold::rollingResistance) of the contact between child `childA`
+/// of A and child `childB` of B (ChildContact::key's halves; 0 for a convex shape): the larger of
+/// each body's rollingResistance times its child's rolling radius. 0 when neither body has any.
+Real rollingResistanceOf(const Body& a, uint32_t childA, const Body& b, uint32_t childB);
+/// rollingResistanceOf, without a call when neither body has rolling resistance (most contacts).
+inline Real rollingResistance(const Body& a, uint32_t childA, const Body& b, uint32_t childB) {
+  if (a.rollingResistance == 0.0 && b.rollingResistance == 0.0) return 0.0;
+  return rollingResistanceOf(a, childA, b, childB);
+}
+
 }  // namespace tumble

@@ -95,6 +95,14 @@ class ContactSolver {
     wide::Wide radiusA, radiusB;
     bool round = false;  ///< some lane has a radius
     WidePoint p[4];
+    /// Rolling resistance (Manifold::rollingResistance, m): an angular row on the relative spin
+    /// about t1 and t2, its impulse clamped to the disc of radius resistance * load. Rows with no
+    /// rolling lane skip it (and keep every bit of a world without rolling resistance); last, so
+    /// the fields every row reads keep their places.
+    wide::Wide rollingResistance;
+    wide::Wide rollingMass[3];  ///< inverse 2x2 angular K on t1, t2: xx, xy, yy
+    wide::Wide rollingImpulse[2];
+    bool rolling = false;
   };
 
   void prepareBodies(std::vector<Body>& bodies);

@@ -81,6 +81,12 @@ void carryImpulses(const Manifold& previous, Manifold& m) {
     m.frictionImpulse[0] = glm::dot(ft, m.tangent1);
     m.frictionImpulse[1] = glm::dot(ft, m.tangent2);
     m.twistImpulse = previous.twistImpulse;
+    if (m.rollingResistance > 0.0f) {
+      const Vec3 rt = Real(previous.rollingImpulse[0]) * previous.tangent1 +
+                      Real(previous.rollingImpulse[1]) * previous.tangent2;
+      m.rollingImpulse[0] = static_cast<float>(glm::dot(rt, m.tangent1));
+      m.rollingImpulse[1] = static_cast<float>(glm::dot(rt, m.tangent2));
+    }
   }
 }
 

@@ -20,13 +20,15 @@ struct NarrowPhaseCounters {
   int epaCapHits = 0;
 };
 
-/// Rebuilds `m` (its bodies a and b, friction and restitution already set, a's index lower) from
-/// `r`, collide()'s answer for the bodies' shapes at their current transforms: GJK's cache and
-/// verdict, the normal and its tangents, and the points as anchors relative to each centre of mass.
+/// Rebuilds `m` (its bodies a and b, friction, restitution and rolling resistance already set, a's
+/// index lower) from `r`, collide()'s answer for the bodies' shapes at their current transforms:
+/// GJK's cache and verdict, the normal and its tangents, and the points as anchors relative to each
+/// centre of mass.
 /// Impulses of points whose feature id (or, failing that, position on B within 2 cm) matches a
 /// point of `previous` are carried over; the load of old points left unmatched goes to the new
-/// points left unmatched; friction is carried (re-expressed in the new tangents) while the normal
-/// turns less than about 25 degrees. Counts the GJK and EPA runs into `counters`.
+/// points left unmatched; friction (and the rolling resistance's impulse) is carried, re-expressed
+/// in the new tangents, while the normal turns less than about 25 degrees. Counts the GJK and EPA
+/// runs into `counters`.
 void updateManifold(const Body& a, const Body& b, const CollideResult& r, const Manifold* previous,
                     Manifold& m, NarrowPhaseCounters& counters);
 

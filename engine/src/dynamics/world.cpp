@@ -179,6 +179,7 @@ BodyView World::viewOf(int index) const {
   v.radius = b.radius;
   v.friction = b.friction;
   v.restitution = b.restitution;
+  v.rollingResistance = b.rollingResistance;
   v.awake = b.awake;
   v.userData = b.userData;
   return v;
@@ -410,6 +411,8 @@ void World::collideChildPairs(const Body& A, const Body& B, const ContactPair* o
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
     m.key = c.key;
+    m.rollingResistance = static_cast<float>(rollingResistance(
+        A, static_cast<uint32_t>(c.key >> 32), B, static_cast<uint32_t>(c.key & 0xffffffffu)));
     m.radiusA = static_cast<float>(c.radiusA);
     m.radiusB = static_cast<float>(c.radiusB);
     updateManifold(A, B, c.result, previous, m, counters);
@@ -531,6 +534,7 @@ void World::updateContacts(Real h, const Settings& s) {
     m.b = p.b;
     m.friction = std::sqrt(A.friction * B.friction);
     m.restitution = std::max(A.restitution, B.restitution);
+    m.rollingResistance = static_cast<float>(rollingResistance(A, 0, B, 0));
     m.radiusA = static_cast<float>(A.shape.roundRadius());
     m.radiusB = static_cast<float>(B.shape.roundRadius());
     if (recycled) {

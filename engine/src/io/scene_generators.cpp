@@ -125,7 +125,7 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
   if (type == "tower") {
     checkKeys(g, path,
               {"type", "shape", "scale", "count", "origin", "gap", "friction", "restitution",
-               "density", "mass"});
+               "rolling_resistance", "density", "mass"});
     const ShapeRef s = shapeOf(g, path, shapes);
     const int count = integer(g.value("count", Json(20)), path + ".count", 1, 100000);
     const Vec3 origin = vec3Or(g, path, "origin", Vec3(0.0));
@@ -136,7 +136,7 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
   } else if (type == "pyramid") {
     checkKeys(g, path,
               {"type", "shape", "scale", "count", "origin", "spacing", "friction", "restitution",
-               "density", "mass"});
+               "rolling_resistance", "density", "mass"});
     const ShapeRef s = shapeOf(g, path, shapes);
     const int base = integer(g.value("count", Json(20)), path + ".count", 1, 1000);
     const Vec3 origin = vec3Or(g, path, "origin", Vec3(0.0));
@@ -150,7 +150,7 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
   } else if (type == "grid") {
     checkKeys(g, path,
               {"type", "shape", "scale", "count", "origin", "spacing", "friction", "restitution",
-               "density", "mass"});
+               "rolling_resistance", "density", "mass"});
     const ShapeRef s = shapeOf(g, path, shapes);
     if (!g.contains("count")) fail(path + ".count", "missing ([nx, ny, nz])");
     const Vec3 n = vec3(g["count"], path + ".count");
@@ -166,7 +166,7 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
   } else if (type == "pile") {
     checkKeys(g, path,
               {"type", "shapes", "count", "seed", "origin", "area", "spacing", "scale", "friction",
-               "restitution", "density", "mass"});
+               "restitution", "rolling_resistance", "density", "mass"});
     std::vector<std::string> names{"box"};
     if (g.contains("shapes")) {
       const Json& s = g["shapes"];

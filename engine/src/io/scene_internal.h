@@ -121,6 +121,7 @@ class ShapeCache {
 struct Material {
   Real friction = 0.5;
   Real restitution = 0.0;
+  Real rollingResistance = 0.0;  ///< dimensionless, >= 0 (BodyDef::rollingResistance)
   Real density = 1000.0;
   Real mass = 0.0;  ///< > 0: overrides density
 };

@@ -574,6 +574,7 @@ Material material(const Json& j, const std::string& path) {
   Material m;
   m.friction = numberOr(j, path, "friction", m.friction);
   m.restitution = numberOr(j, path, "restitution", m.restitution);
+  m.rollingResistance = numberOr(j, path, "rolling_resistance", m.rollingResistance);
   m.density = numberOr(j, path, "density", m.density);
   m.mass = numberOr(j, path, "mass", 0.0);
   auto got = [](Real v) { return ", got " + shortNumber(v); };
@@ -581,6 +582,8 @@ Material material(const Json& j, const std::string& path) {
     fail(path + ".friction", "out of range [0, 10]" + got(m.friction));
   if (m.restitution < 0.0 || m.restitution > 1.0)
     fail(path + ".restitution", "out of range [0, 1]" + got(m.restitution));
+  if (!(std::isfinite(m.rollingResistance) && m.rollingResistance >= 0.0))
+    fail(path + ".rolling_resistance", "expected a finite number >= 0" + got(m.rollingResistance));
   if (!(m.density > 0.0))
     fail(path + ".density", "expected a number > 0 (kg/m^3)" + got(m.density));
   if (j.contains("mass") && !(m.mass > 0.0))
@@ -591,6 +594,7 @@ Material material(const Json& j, const std::string& path) {
 void applyMaterial(BodyDef& def, const Material& m, const std::string& path) {
   def.friction = m.friction;
   def.restitution = m.restitution;
+  def.rollingResistance = m.rollingResistance;
   def.density = m.density;
   // A mesh or height field has no volume to turn a mass into a density; its body is static, and
   // static bodies ignore both (as they ignore a hull's).
@@ -628,9 +632,10 @@ std::string settingText(const Json& v, const std::string& path) {
 
 BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   object(b, path);
-  checkKeys(b, path,
-            {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity",
-             "type", "static", "density", "mass", "friction", "restitution", "name"});
+  checkKeys(
+      b, path,
+      {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity", "type",
+       "static", "density", "mass", "friction", "restitution", "rolling_resistance", "name"});
   if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name, " + shapeForms() + ")");
   BodyDef def;
   const Vec3 s = b.contains("scale") ? scale(b["scale"], path + ".scale") : Vec3(1.0);

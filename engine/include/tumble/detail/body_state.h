@@ -29,6 +29,7 @@ struct Body {
 
   Real friction = 0.5;
   Real restitution = 0.0;
+  Real rollingResistance = 0.0;  ///< dimensionless, >= 0
   bool awake = true;
   Real sleepTime = 0.0;  ///< s spent under the sleep thresholds
   /// While asleep: the sleeping island, named by its lowest body index (its first member);
