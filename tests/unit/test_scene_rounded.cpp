@@ -128,7 +128,8 @@ TEST_CASE("bad rounded hull input names the JSON path", "[scene][rounded]") {
       {R"({"bodies": [{"shape": {"rounded": [1, 2]}}]})",
        "bodies[0].shape.rounded: expected an object, got an array"},
       {R"({"bodies": [{"shape": )" + rounded(0.1) + R"(, "scale": [1, 2, 1]}]})",
-       "bodies[0].scale: a rounded takes a uniform scale (a number or three equal numbers), got "
+       "bodies[0].scale: a rounded hull takes a uniform scale (a number or three equal numbers), "
+       "got "
        "[1, 2, 1]"},
       {R"({"bodies": [{"shape": {"compound": [{"shape": {"rounded": {"points": )" + cube +
            R"(, "radius": -2}}}]}}]})",

@@ -416,9 +416,11 @@ Shape ShapeCache::build(const ShapeSpec& spec, const Vec3& s, const std::string&
   // A sphere or capsule scaled unevenly would be an ellipsoid: not a shape the engine has. The
   // other objects take the same rule (one rule for every shape object).
   if (!(s.x == s.y && s.y == s.z))
-    fail(scalePath, std::string("a ") + shapeTypeName(spec.type) +
-                        " takes a uniform scale (a number or three equal numbers), got [" +
-                        shortNumber(s.x) + ", " + shortNumber(s.y) + ", " + shortNumber(s.z) + "]");
+    fail(scalePath,
+         std::string("a ") +
+             (spec.type == ShapeType::RoundedHull ? "rounded hull" : shapeTypeName(spec.type)) +
+             " takes a uniform scale (a number or three equal numbers), got [" + shortNumber(s.x) +
+             ", " + shortNumber(s.y) + ", " + shortNumber(s.z) + "]");
   if (spec.type == ShapeType::Compound) return compound(spec, s.x, scalePath);
   if (spec.type == ShapeType::Mesh) return mesh(spec, s.x);
   if (spec.type == ShapeType::HeightField) return heightField(spec, s.x);
