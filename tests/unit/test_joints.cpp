@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "tumble/scene.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
@@ -530,4 +531,35 @@ TEST_CASE("A joint breaks above its break force and is reported", "[joints]") {
   REQUIRE(w.step(kDt));
   CHECK(w.brokenJoints().empty());
   CHECK((*w.body(box)).linearVelocity.y < -0.1);  // falling free
+}
+
+TEST_CASE("A scene file's joints load, build and run", "[joints][scene]") {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/tests/data/joints_scene.json");
+  REQUIRE(scene);
+  REQUIRE(scene->joints.size() == 6);
+  CHECK(scene->joints[0].a == -1);
+  CHECK(scene->joints[0].b == 1);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  REQUIRE(w.jointCount() == 6);
+  const std::vector<JointId> joints = w.jointIds();
+  CHECK((*w.joint(joints[1])).type == JointType::Hinge);
+  CHECK((*w.joint(joints[1])).motor.enabled);
+  CHECK((*w.joint(joints[3])).breakForce == 10000.0);
+  Real worstGap = 0.0;
+  for (int i = 0; i < 240; ++i) {
+    REQUIRE(w.step(kDt));
+    for (JointId id : joints) {
+      const JointView v = *w.joint(id);
+      if (v.type != JointType::Distance && v.type != JointType::Slider)
+        worstGap = std::max(worstGap, glm::length(v.anchorA - v.anchorB));
+    }
+  }
+  INFO("worst anchor gap " << worstGap * 1000.0 << " mm");
+  CHECK(worstGap < 0.01);
+  // The pendulum still swings; the door's motor (1 rad/s) has turned it to its upper limit.
+  const std::vector<BodyId> bodies = w.bodyIds();
+  CHECK((*w.body(bodies[1])).awake);
+  CHECK_THAT((*w.joint(joints[1])).position, WithinAbs(1.5, 0.02));
 }
