@@ -563,3 +563,30 @@ TEST_CASE("A scene file's joints load, build and run", "[joints][scene]") {
   CHECK((*w.body(bodies[1])).awake);
   CHECK_THAT((*w.joint(joints[1])).position, WithinAbs(1.5, 0.02));
 }
+
+TEST_CASE("The 40-plank bridge under 20 boxes holds its anchors within 1 cm", "[joints][scene]") {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/bridge.json");
+  REQUIRE(scene);
+  REQUIRE(scene->joints.size() == 41);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  Real worst = 0.0, worstLate = 0.0;
+  for (int i = 0; i < 600; ++i) {
+    REQUIRE(w.step(kDt));
+    for (JointId id : w.jointIds()) {
+      const JointView v = *w.joint(id);
+      const Real gap = glm::length(v.anchorA - v.anchorB);
+      worst = std::max(worst, gap);
+      if (i == 599) worstLate = std::max(worstLate, gap);
+    }
+  }
+  Real fastest = 0.0;
+  for (BodyId id : w.bodyIds())
+    fastest = std::max(fastest, glm::length((*w.body(id)).linearVelocity));
+  INFO("worst anchor gap " << worst * 1000.0 << " mm, after 10 s " << worstLate * 1000.0
+                           << " mm; fastest body " << fastest << " m/s");
+  CHECK(worstLate < 0.01);
+  CHECK(worst < 0.05);  // while the boxes land
+  CHECK(w.jointCount() == 41);
+}

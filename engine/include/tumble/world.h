@@ -211,6 +211,7 @@ class World {
   void wakeJointed();
   void breakJoints();
   bool jointFiltered(int a, int b) const;
+  void drawJoints(DebugDraw& draw) const;
 
   Settings settings_;
   std::vector<Body> bodies_;

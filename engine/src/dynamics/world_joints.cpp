@@ -170,6 +170,22 @@ void World::breakJoints() {
   }
 }
 
+// Each joint as segments: body centres to their anchors (yellow), the anchors' gap (red), and the
+// axis of a hinge, slider or swing-twist (cyan, 0.3 m each way).
+void World::drawJoints(DebugDraw& draw) const {
+  const std::vector<Joint>& js = joints_->joints();
+  for (int i = 0; i < static_cast<int>(js.size()); ++i) {
+    if (!js[i].alive) continue;
+    const JointView v = joints_->view(i, bodies_);
+    const Color arm{0.9f, 0.8f, 0.2f};
+    if (v.a.valid()) draw.drawSegment(bodies_[v.a.index].center, v.anchorA, arm);
+    if (v.b.valid()) draw.drawSegment(bodies_[v.b.index].center, v.anchorB, arm);
+    draw.drawSegment(v.anchorA, v.anchorB, Color{1.0f, 0.2f, 0.2f});
+    if (glm::length(v.axis) > 0.0)
+      draw.drawSegment(v.anchorA - 0.3 * v.axis, v.anchorA + 0.3 * v.axis, Color{0.2f, 0.9f, 0.9f});
+  }
+}
+
 bool World::jointFiltered(int a, int b) const {
   const auto& f = joints_->noCollide();
   return !f.empty() && std::binary_search(f.begin(), f.end(), std::pair(a, b));
