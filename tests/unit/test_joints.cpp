@@ -590,3 +590,63 @@ TEST_CASE("The 40-plank bridge under 20 boxes holds its anchors within 1 cm", "[
   CHECK(worst < 0.05);  // while the boxes land
   CHECK(w.jointCount() == 41);
 }
+
+TEST_CASE("A hinge spring oscillates at its hertz, setters change it between steps", "[joints]") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  // Hinged at its centre: the spring's row mass is the body's inertia about the axis.
+  const BodyId wheel = addBox(w, Vec3(0.0), Vec3(0.5, 0.5, 0.1));
+  HingeJointDef def;
+  def.b = wheel;
+  def.anchor = Vec3(0.0);
+  def.axis = Vec3(0.0, 0.0, 1.0);
+  def.spring = {true, 1.5, 0.0};
+  const JointId id = *w.createJoint(def);
+  w.setAngularVelocity(wheel, Vec3(0.0, 0.0, 1.0));
+  std::vector<Real> crossings;
+  Real prev = 0.0;
+  for (int i = 1; i <= 300; ++i) {
+    REQUIRE(w.step(kDt));
+    const Real x = (*w.joint(id)).position;
+    if (prev < 0.0 && x >= 0.0) crossings.push_back((i - 1 + prev / (prev - x)) * kDt);
+    prev = x;
+  }
+  REQUIRE(crossings.size() >= 4);
+  const Real period = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  INFO("period " << period << " s (1.5 Hz: " << 1.0 / 1.5 << " s)");
+  CHECK_THAT(1.0 / period, WithinRel(1.5, 0.02));
+  // Critically damped and stiffer: it comes back to 0 and stays.
+  REQUIRE(w.setJointSpring(id, {true, 4.0, 1.0}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(0.0, 0.01));
+  // Limits set between steps hold against the motor.
+  REQUIRE(w.setJointSpring(id, {}));
+  REQUIRE(w.setJointLimits(id, {true, -0.2, 0.3}));
+  REQUIRE(w.setJointMotor(id, {true, 2.0, 50.0}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(0.3, 0.01));
+  CHECK_THAT((*w.joint(id)).reactionTorque.z, WithinAbs(0.0, 1e-6 + 50.0));
+  CHECK_FALSE(w.setJointLimits(id, {true, 1.0, 0.0}));
+  CHECK_FALSE(w.setJointSpring(id, {true, -1.0, 0.0}));
+}
+
+TEST_CASE("A kinematic body drives what is jointed to it", "[joints]") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  BodyDef k;
+  k.type = BodyType::Kinematic;
+  k.shape = boxHull(Vec3(0.2));
+  const BodyId crank = *w.createBody(k);
+  const BodyId rod = addBox(w, Vec3(1.0, 0.0, 0.0), Vec3(0.5, 0.05, 0.05));
+  FixedJointDef def;
+  def.a = crank;
+  def.b = rod;
+  REQUIRE(w.createJoint(def));
+  w.setAngularVelocity(crank, Vec3(0.0, 0.0, 1.0));
+  for (int i = 0; i < 60; ++i) REQUIRE(w.step(kDt));
+  const BodyView r = *w.body(rod);
+  INFO("rod centre " << r.centerOfMass.x << ", " << r.centerOfMass.y);
+  CHECK_THAT(r.centerOfMass.x, WithinAbs(std::cos(1.0), 0.01));
+  CHECK_THAT(r.centerOfMass.y, WithinAbs(std::sin(1.0), 0.01));
+  CHECK_THAT(r.angularVelocity.z, WithinAbs(1.0, 0.02));
+}
