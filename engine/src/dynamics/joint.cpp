@@ -202,7 +202,7 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
   j.generation = id.generation;
   joints_[id.index] = j;
   ++live_;
-  rebuildFilter();
+  filterDirty_ = true;
   return id;
 }
 
@@ -219,16 +219,19 @@ void JointSet::destroy(int index) {
   j.generation = generation;
   freeSlots_.push_back(index);
   --live_;
-  rebuildFilter();
+  filterDirty_ = true;
 }
 
-void JointSet::rebuildFilter() {
+const std::vector<std::pair<int, int>>& JointSet::noCollide() const {
+  if (!filterDirty_) return noCollide_;
+  filterDirty_ = false;
   noCollide_.clear();
   for (const Joint& j : joints_)
     if (j.alive && !j.collideConnected && j.a >= 0 && j.b >= 0)
       noCollide_.emplace_back(std::min(j.a, j.b), std::max(j.a, j.b));
   std::sort(noCollide_.begin(), noCollide_.end());
   noCollide_.erase(std::unique(noCollide_.begin(), noCollide_.end()), noCollide_.end());
+  return noCollide_;
 }
 
 JointView JointSet::view(int index, const std::vector<Body>& bodies) const {

@@ -58,6 +58,16 @@ Mat3 skew(const Vec3& r) {
   return Mat3(0.0, r.z, -r.y, -r.z, 0.0, r.x, r.y, -r.x, 0.0);  // column-major
 }
 
+// K^-1 b by Cramer's rule (columns of K); 0 when K is singular.
+Vec3 solve3(const Mat3& K, const Vec3& b) {
+  const Vec3 c0 = K[0], c1 = K[1], c2 = K[2];
+  const Vec3 x12 = glm::cross(c1, c2);
+  const Real det = glm::dot(c0, x12);
+  if (!(std::abs(det) > 1e-300)) return Vec3(0.0);
+  return (1.0 / det) *
+         Vec3(glm::dot(b, x12), glm::dot(c0, glm::cross(b, c2)), glm::dot(c0, glm::cross(c1, b)));
+}
+
 Mat3 safeInverse(const Mat3& K) {
   return std::abs(glm::determinant(K)) > 1e-300 ? glm::inverse(K) : Mat3(0.0);
 }
@@ -80,8 +90,10 @@ Pose poseOf(const Joint& j, const SolverBody& A, const SolverBody& B) {
   p.rA = A.dq * j.rA;
   p.rB = B.dq * j.rB;
   p.d = (B.dp - A.dp) + j.deltaCenter + p.rB - p.rA;
-  p.fA = A.dq * j.qA * j.frameA;
-  p.fB = B.dq * j.qB * j.frameB;
+  if (j.type != JointType::Ball) {  // the frames now; a ball joint has no use for them
+    p.fA = A.dq * j.qA;
+    p.fB = B.dq * j.qB;
+  }
   return p;
 }
 
@@ -157,9 +169,12 @@ void solvePoint(Joint& j, const Pose& p, bool useBias, const Softness& soft, Sol
   const Vec3 cdot = B.v + glm::cross(B.w, p.rB) - A.v - glm::cross(A.w, p.rA);
   const Bias b = useBias ? Bias{0.0, soft.massScale, soft.impulseScale} : Bias{};
   const Vec3 bias = useBias ? soft.biasRate * p.d : Vec3(0.0);
-  const Mat3 sA = skew(p.rA), sB = skew(p.rB);
-  const Mat3 K = Mat3(A.invMass + B.invMass) - sA * A.invI * sA - sB * B.invI * sB;
-  const Vec3 P = -b.massScale * (safeInverse(K) * (cdot + bias)) - b.impulseScale * j.linearImpulse;
+  // K = (mA + mB) 1 - [rA] IA [rA] - [rB] IB [rB] with the anchors as they are now (a K kept
+  // from the step's start lets a swinging pendulum gain energy); an immovable side adds nothing.
+  Mat3 K(A.invMass + B.invMass);
+  if (A.invMass > 0.0) K -= skew(p.rA) * A.invI * skew(p.rA);
+  if (B.invMass > 0.0) K -= skew(p.rB) * B.invI * skew(p.rB);
+  const Vec3 P = -b.massScale * solve3(K, cdot + bias) - b.impulseScale * j.linearImpulse;
   j.linearImpulse += P;
   A.v -= A.invMass * P;
   A.w -= A.invI * glm::cross(p.rA, P);
@@ -288,10 +303,12 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
     if (j.sa == 0 && j.sb == 0) continue;  // nothing awake moves it
     const Vec3 cA = j.a >= 0 ? bodies[j.a].center : Vec3(0.0);
     const Vec3 cB = j.b >= 0 ? bodies[j.b].center : Vec3(0.0);
-    j.qA = j.a >= 0 ? bodies[j.a].rotation : Quat(1.0, 0.0, 0.0, 0.0);
-    j.qB = j.b >= 0 ? bodies[j.b].rotation : Quat(1.0, 0.0, 0.0, 0.0);
-    j.rA = j.qA * j.localAnchorA;
-    j.rB = j.qB * j.localAnchorB;
+    const Quat qA = j.a >= 0 ? bodies[j.a].rotation : Quat(1.0, 0.0, 0.0, 0.0);
+    const Quat qB = j.b >= 0 ? bodies[j.b].rotation : Quat(1.0, 0.0, 0.0, 0.0);
+    j.rA = qA * j.localAnchorA;
+    j.rB = qB * j.localAnchorB;
+    j.qA = qA * j.frameA;
+    j.qB = qB * j.frameB;
     j.deltaCenter = cB - cA;
     if (!warm) {
       j.linearImpulse = j.angularImpulse = Vec3(0.0);
@@ -429,8 +446,7 @@ void JointSet::finish(std::vector<int>& broken) {
   broken.clear();
   for (int k : active_) {
     Joint& j = joints_[k];
-    const Quat fA = j.qA * j.frameA;
-    const Vec3 a = axisOf(fA);
+    const Vec3 a = axisOf(j.qA);
     Vec3 force = j.linearImpulse, torque = j.angularImpulse;
     switch (j.type) {
       case JointType::Hinge:

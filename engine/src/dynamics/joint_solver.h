@@ -40,7 +40,7 @@ struct Joint {
   int sa = 0, sb = 0;           // solver bodies (0: immovable)
   Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
   Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
-  Quat qA{1.0, 0.0, 0.0, 0.0};  // body rotations at the step start
+  Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
   Quat qB{1.0, 0.0, 0.0, 0.0};
   Real h = 0.0;              // substep of the accumulated impulses below
   Vec3 linearImpulse{0.0};   // point (or slider perpendicular) rows, world
@@ -63,9 +63,9 @@ class JointSet {
   const std::vector<Joint>& joints() const { return joints_; }
   int count() const { return live_; }
 
-  /// Sorted (min, max) body index pairs of joints whose bodies must not collide.
-  const std::vector<std::pair<int, int>>& noCollide() const { return noCollide_; }
-  void rebuildFilter();
+  /// Sorted (min, max) body index pairs of joints whose bodies must not collide (rebuilt on first
+  /// use after joints were added or removed).
+  const std::vector<std::pair<int, int>>& noCollide() const;
 
   // Solver hooks (contact_solver.cpp). prepare fills the solver state of every joint with an
   // awake body and lists the solver bodies they touch (sorted, unique).
@@ -83,7 +83,8 @@ class JointSet {
   std::vector<int> freeSlots_;
   std::vector<int> active_;  // joints prepared this step, index order
   std::vector<int> touched_;
-  std::vector<std::pair<int, int>> noCollide_;
+  mutable std::vector<std::pair<int, int>> noCollide_;
+  mutable bool filterDirty_ = false;
   int live_ = 0;
   Softness soft_;
   Real invH_ = 0.0;
