@@ -650,3 +650,23 @@ TEST_CASE("A kinematic body drives what is jointed to it", "[joints]") {
   CHECK_THAT(r.centerOfMass.y, WithinAbs(std::sin(1.0), 0.01));
   CHECK_THAT(r.angularVelocity.z, WithinAbs(1.0, 0.02));
 }
+
+TEST_CASE("Box3D's joint_grid scene stays connected", "[joints][scene]") {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/joint_grid.json");
+  REQUIRE(scene);
+  CHECK(scene->bodies.size() == 10000);
+  CHECK(scene->joints.size() == 19701);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  for (int i = 0; i < 100; ++i) REQUIRE(w.step(kDt));
+  Real worst = 0.0;
+  for (JointId id : w.jointIds()) {
+    const JointView v = *w.joint(id);
+    worst = std::max(worst, glm::length(v.anchorA - v.anchorB));
+  }
+  INFO("widest anchor gap after 100 steps " << worst * 1000.0 << " mm");
+  CHECK(w.jointCount() == 19701);
+  CHECK(worst < 0.1);            // connected: no joint has let go
+  CHECK(w.manifolds().empty());  // the spheres never touch
+}

@@ -134,8 +134,8 @@ Material material(const Json& j, const std::string& path);
 /// ignore both).
 void applyMaterial(BodyDef& def, const Material& m, const std::string& path);
 
-/// Runs one generator object, appending bodies.
+/// Runs one generator object, appending bodies (and, for joint_grid, joints).
 void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
-                  std::vector<BodyDef>& out);
+                  std::vector<BodyDef>& out, std::vector<SceneJoint>& joints);
 
 }  // namespace tumble::scene

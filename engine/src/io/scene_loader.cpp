@@ -742,10 +742,11 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
       const Json& g = root["generators"];
       if (!g.is_array()) fail("generators", "expected an array, got " + typeName(g));
       for (size_t i = 0; i < g.size(); ++i)
-        runGenerator(g[i], "generators[" + std::to_string(i) + "]", shapes, out.bodies);
+        runGenerator(g[i], "generators[" + std::to_string(i) + "]", shapes, out.bodies, out.joints);
     }
     if (root.contains("joints"))
-      out.joints = readJoints(root["joints"], static_cast<int>(out.bodies.size()));
+      for (SceneJoint& j : readJoints(root["joints"], static_cast<int>(out.bodies.size())))
+        out.joints.push_back(std::move(j));
     return out;
   } catch (const SceneError& e) {
     return Expected<Scene>::failure(origin + ": " + e.what());
