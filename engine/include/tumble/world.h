@@ -1,5 +1,5 @@
 #pragma once
-/// The World: bodies, contacts and the step. It orchestrates the broad-phase (aabb_tree.h), the
+/// The World: bodies, contacts, joints (joint.h) and the step. It orchestrates the broad-phase (aabb_tree.h), the
 /// narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and sleeping; each lives in
 /// its own file under src/.
 
@@ -61,7 +61,7 @@ class JointSet;
 struct DragConstraint;
 struct NarrowPhaseCounters;
 
-/// The simulation: bodies, their contacts and drags, stepped by step(dt).
+/// The simulation: bodies, their contacts, joints and drags, stepped by step(dt).
 ///
 /// Handles: every method taking a BodyId or DragId checks it (slot in range, alive, same
 /// generation). A stale or foreign id goes to the assert handler (tumble/assert.h: aborts in
@@ -91,7 +91,7 @@ class World {
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10] or
   /// restitution outside [0, 1].
   Expected<BodyId> createBody(const BodyDef& def);
-  /// Removes a body with its contacts and drags, and wakes what it touched or slept with (so
+  /// Removes a body with its contacts, joints and drags, and wakes what it touched or slept with (so
   /// nothing stays asleep on a support that is gone). A stale id is reported (see above).
   void destroyBody(BodyId id);
   /// True when `id` names a body of this world that has not been destroyed.
