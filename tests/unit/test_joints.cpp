@@ -670,3 +670,53 @@ TEST_CASE("Box3D's joint_grid scene stays connected", "[joints][scene]") {
   CHECK(worst < 0.1);            // connected: no joint has let go
   CHECK(w.manifolds().empty());  // the spheres never touch
 }
+
+namespace {
+
+struct RagdollRun {
+  Real widestGap = 0.0;  // m, any joint, any step
+  int settled = -1;      // steps until every body slept; -1: not within 10 s
+  int joints = 0;
+};
+
+RagdollRun runRagdolls() {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/ragdolls.json");
+  REQUIRE(scene);
+  REQUIRE(scene->joints.size() == 200);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  RagdollRun r;
+  for (int i = 0; i < 600; ++i) {
+    REQUIRE(w.step(kDt));
+    for (JointId id : w.jointIds()) {
+      const JointView v = *w.joint(id);
+      r.widestGap = std::max(r.widestGap, glm::length(v.anchorA - v.anchorB));
+    }
+    if (r.settled < 0 && w.stats().awakeBodies == 0) r.settled = i + 1;
+  }
+  r.joints = w.jointCount();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("20 ragdolls thrown down stairs stay whole", "[joints][scene]") {
+  const RagdollRun r = runRagdolls();
+  INFO("widest anchor gap " << r.widestGap * 1000.0 << " mm; all asleep after " << r.settled
+                            << " steps");
+  CHECK(r.joints == 200);
+  CHECK(r.widestGap < 0.1);
+}
+
+// Issue 15's bar, not met yet at the default 4 substeps: gaps reach 7 cm while limbs land on
+// stair edges (3 cm at 8 substeps) and 5.6 mm at rest where a hinge limit and the ground press
+// a light limb from both sides; some capsule limbs (small inertia about their axis) keep turning
+// above the sleep threshold, so the pile does not sleep within 10 s.
+TEST_CASE("20 ragdolls: anchors within 1 cm and rest within 10 s", "[joints][scene][!mayfail]") {
+  const RagdollRun r = runRagdolls();
+  INFO("widest anchor gap " << r.widestGap * 1000.0 << " mm; all asleep after " << r.settled
+                            << " steps");
+  CHECK(r.widestGap < 0.01);
+  CHECK(r.settled > 0);
+}

@@ -86,11 +86,26 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
     CHECK(f.problem.empty());
     CHECK_FALSE(f.description.empty());
   }
-  CHECK(names == std::vector<std::string>{
-                     "bridge", "compound", "heap_boxes_1000", "heap_boxes_2000", "heap_boxes_500",
-                     "heap_hull20_1000", "heap_hull20_2000", "heap_hull20_500", "incline",
-                     "joint_grid", "large_pyramid", "level", "many_pyramids", "pendulum", "pile",
-                     "pyramid", "shapes", "terrain", "tower"});
+  CHECK(names == std::vector<std::string>{"bridge",
+                                          "compound",
+                                          "heap_boxes_1000",
+                                          "heap_boxes_2000",
+                                          "heap_boxes_500",
+                                          "heap_hull20_1000",
+                                          "heap_hull20_2000",
+                                          "heap_hull20_500",
+                                          "incline",
+                                          "joint_grid",
+                                          "large_pyramid",
+                                          "level",
+                                          "many_pyramids",
+                                          "pendulum",
+                                          "pile",
+                                          "pyramid",
+                                          "ragdolls",
+                                          "shapes",
+                                          "terrain",
+                                          "tower"});
   REQUIRE(names.size() > 14);
   CHECK(files[14].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
