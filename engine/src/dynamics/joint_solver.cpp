@@ -255,11 +255,17 @@ Row distanceRow(const Pose& p, Real& length) {
 }
 
 // Swing-twist: the cone row turns b's axis back toward a's; the twist row about the mean axis.
+// The twist angle (of the relative rotation split as swing then twist) changes at
+// (wB - wA) . (a + b) / (1 + a . b): the mean axis stretched by 1 / cos(swing / 2), Box3D's
+// twist Jacobian. Taken unit length, the row and the measured angle disagree at a large swing and
+// the limit pumps energy into the limb (a ragdoll's arm spun at 9 rad/s on the ground). Near a
+// swing of pi the twist is undefined and its rows are skipped.
 struct SwingTwistRows {
   Row cone, twist;
   Real coneC = 0.0;  // swing limit minus the swing angle (>= 0 wanted)
   Real twistAngle = 0.0;
   bool hasCone = false;
+  bool hasTwist = false;
 };
 
 SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
@@ -273,11 +279,12 @@ SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
     r.cone = angularRow(-n / s);  // Cdot of (swing - angle)
     r.coneC = j.swing - angle;
   }
-  Vec3 t = a + bAxis;
-  const Real tl = glm::length(t);
-  t = tl > 1e-9 ? t / tl : a;
-  r.twist = angularRow(t);
-  r.twistAngle = twistAngle(p.fA, p.fB);
+  const Real c = 1.0 + glm::dot(a, bAxis);
+  if (c > 1e-3) {
+    r.hasTwist = true;
+    r.twist = angularRow((a + bAxis) / c);
+    r.twistAngle = twistAngle(p.fA, p.fB);
+  }
   return r;
 }
 
@@ -365,7 +372,7 @@ void JointSet::warmStart(std::vector<SolverBody>& sbs) {
       case JointType::SwingTwist: {
         const SwingTwistRows r = swingTwistRows(j, p);
         if (r.hasCone) applyRow(r.cone, j.twist.spring, A, B);
-        applyRow(r.twist, j.twist.lower - j.twist.upper, A, B);
+        if (r.hasTwist) applyRow(r.twist, j.twist.lower - j.twist.upper, A, B);
         break;
       }
       default:
@@ -431,10 +438,13 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         const Pose p = poseOf(j, A, B);
         const SwingTwistRows r = swingTwistRows(j, p);
         if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft_, invH_, A, B);
-        solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft_, invH_, A,
-                   B);
-        const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
-        solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft_, invH_, A, B);
+        if (r.hasTwist) {
+          solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft_, invH_,
+                     A, B);
+          const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
+          solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft_, invH_, A,
+                     B);
+        }
         solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
         break;
       }
