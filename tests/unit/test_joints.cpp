@@ -711,8 +711,8 @@ TEST_CASE("20 ragdolls thrown down stairs stay whole", "[joints][scene]") {
 
 // Issue 15's bar, not met yet at the default 4 substeps: gaps reach 7 cm while limbs land on
 // stair edges (3 cm at 8 substeps) and 5.6 mm at rest where a hinge limit and the ground press
-// a light limb from both sides; some capsule limbs (small inertia about their axis) keep turning
-// above the sleep threshold, so the pile does not sleep within 10 s.
+// a light limb from both sides; limbs left dangling over stair edges swing like pendulums (the
+// swing-twists have no friction), so the pile does not sleep within 10 s.
 TEST_CASE("20 ragdolls: anchors within 1 cm and rest within 10 s", "[joints][scene][!mayfail]") {
   const RagdollRun r = runRagdolls();
   INFO("widest anchor gap " << r.widestGap * 1000.0 << " mm; all asleep after " << r.settled
