@@ -720,3 +720,27 @@ TEST_CASE("20 ragdolls: anchors within 1 cm and rest within 10 s", "[joints][sce
   CHECK(r.widestGap < 0.01);
   CHECK(r.settled > 0);
 }
+
+TEST_CASE("Joints at their value bounds step without a floating-point trap", "[joints][robust]") {
+  // FP exceptions are enabled in the tests (main.cpp): an overflow in the rows would trap here.
+  World w;
+  const BodyId a = addSphere(w, Vec3(0.0), 0.5);
+  const BodyId b = addSphere(w, Vec3(2.0, 0.0, 0.0), 0.5);
+  HingeJointDef def;
+  def.a = a;
+  def.b = b;
+  def.anchor = Vec3(1e9, 0.0, 0.0);
+  def.axis = Vec3(0.0, 0.0, 1e300);  // scaled before it is normalised
+  def.limits = {true, -1e9, 1e9};
+  def.motor = {true, 1e9, 1e12};
+  def.spring = {true, 1e6, 1e6};
+  REQUIRE(w.createJoint(def));
+  for (int i = 0; i < 10; ++i) REQUIRE(w.step(kDt));
+  INFO("bodies left " << w.bodyCount() << ", non-finite events " << w.nonFiniteEvents().size());
+  CHECK(w.bodyCount() + static_cast<int>(w.nonFiniteEvents().size()) == 2);
+  // Past the bounds: rejected, naming the field.
+  def.anchor = Vec3(1e300, 0.0, 0.0);
+  Expected<JointId> far = w.createJoint(def);
+  REQUIRE_FALSE(far);
+  CHECK_THAT(far.error(), Catch::Contains("JointDef.anchor"));
+}

@@ -16,6 +16,14 @@ std::string num(Real v) {
   return b;
 }
 
+constexpr Real kMaxLength = 1e9;   // m (and rad, m/s, rad/s)
+constexpr Real kMaxEffort = 1e12;  // N, N m
+constexpr Real kMaxRate = 1e6;     // Hz, damping ratio
+
+Real maxAbs(const Vec3& v) {
+  return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+}
+
 struct Check {
   std::string error;
   void fail(const std::string& field, const std::string& what) {
@@ -24,40 +32,46 @@ struct Check {
   void finite(const char* field, Real v) {
     if (!std::isfinite(v)) fail(field, "expected a finite number, got " + num(v));
   }
+  // Positions within 1e9 m (and speeds, efforts, rates within the bounds below) keep every row's
+  // products finite: the solver runs with floating-point traps on in the tests and fuzzers.
   void finite(const char* field, const Vec3& v) {
-    if (!isFinite(v)) fail(field, "expected finite coordinates");
+    if (!isFinite(v) || std::abs(v.x) > kMaxLength || std::abs(v.y) > kMaxLength ||
+        std::abs(v.z) > kMaxLength)
+      fail(field, "expected finite coordinates within 1e+09 m");
   }
   void axis(const char* field, const Vec3& v) {
-    finite(field, v);
-    if (error.empty() && !(glm::length(v) > 1e-12))
-      fail(field, "zero vector (expected a direction)");
+    if (!isFinite(v)) fail(field, "expected finite coordinates");
+    if (error.empty() && !(maxAbs(v) > 1e-12)) fail(field, "zero vector (expected a direction)");
   }
   void limits(const char* field, const JointLimits& l) {
-    if (!std::isfinite(l.lower) || !std::isfinite(l.upper))
-      fail(field, "expected finite lower and upper");
+    if (!std::isfinite(l.lower) || !std::isfinite(l.upper) || std::abs(l.lower) > kMaxLength ||
+        std::abs(l.upper) > kMaxLength)
+      fail(field, "expected finite lower and upper within 1e+09");
     else if (l.lower > l.upper)
       fail(field, "lower " + num(l.lower) + " > upper " + num(l.upper));
   }
   void motor(const char* field, const JointMotor& m) {
-    if (!std::isfinite(m.speed)) fail(std::string(field) + ".speed", "expected a finite number");
-    if (!std::isfinite(m.maxEffort) || m.maxEffort < 0.0)
+    if (!std::isfinite(m.speed) || std::abs(m.speed) > kMaxLength)
+      fail(std::string(field) + ".speed", "expected a finite number within 1e+09");
+    if (!std::isfinite(m.maxEffort) || m.maxEffort < 0.0 || m.maxEffort > kMaxEffort)
       fail(std::string(field) + ".maxEffort",
-           "expected a finite number >= 0, got " + num(m.maxEffort));
+           "expected a number in [0, 1e+12], got " + num(m.maxEffort));
   }
   void spring(const char* field, const JointSpring& s) {
-    if (!std::isfinite(s.hertz) || s.hertz < 0.0 || (s.enabled && s.hertz == 0.0))
-      fail(std::string(field) + ".hertz", "expected a finite number " +
-                                              std::string(s.enabled ? "> 0" : ">= 0") + ", got " +
-                                              num(s.hertz));
-    if (!std::isfinite(s.dampingRatio) || s.dampingRatio < 0.0)
+    if (!std::isfinite(s.hertz) || s.hertz < 0.0 || (s.enabled && s.hertz == 0.0) ||
+        s.hertz > kMaxRate)
+      fail(std::string(field) + ".hertz", "expected a number " +
+                                              std::string(s.enabled ? "> 0" : ">= 0") +
+                                              " and <= 1e+06, got " + num(s.hertz));
+    if (!std::isfinite(s.dampingRatio) || s.dampingRatio < 0.0 || s.dampingRatio > kMaxRate)
       fail(std::string(field) + ".dampingRatio",
-           "expected a finite number >= 0, got " + num(s.dampingRatio));
+           "expected a number in [0, 1e+06], got " + num(s.dampingRatio));
   }
 };
 
 // A rotation taking x to unit `axis` (deterministic basis).
 Quat frameFor(const Vec3& axis) {
-  const Vec3 a = glm::normalize(axis);
+  const Vec3 a = glm::normalize(axis / maxAbs(axis));  // scaled first: no overflow, no underflow
   const Vec3 p1 = std::abs(a.x) >= 0.57735 ? glm::normalize(Vec3(a.y, -a.x, 0.0))
                                            : glm::normalize(Vec3(0.0, a.z, -a.y));
   const Vec3 p2 = glm::cross(a, p1);
@@ -137,10 +151,12 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
           const Real now = c.error.empty() ? glm::length(anchorB - anchorA) : 0.0;
           j.minLength = d.minLength.value_or(now);
           j.maxLength = d.maxLength.value_or(now);
-          if (!std::isfinite(j.minLength) || j.minLength < 0.0)
-            c.fail("minLength", "expected a finite number >= 0 (m), got " + num(j.minLength));
-          if (std::isnan(j.maxLength) || j.maxLength < 0.0)
-            c.fail("maxLength", "expected a number >= 0 (m), got " + num(j.maxLength));
+          if (!std::isfinite(j.minLength) || j.minLength < 0.0 || j.minLength > kMaxLength)
+            c.fail("minLength", "expected a number in [0, 1e+09] (m), got " + num(j.minLength));
+          if (std::isnan(j.maxLength) || j.maxLength < 0.0 ||
+              (std::isfinite(j.maxLength) && j.maxLength > kMaxLength))
+            c.fail("maxLength",
+                   "expected a number in [0, 1e+09] (m) or infinity, got " + num(j.maxLength));
           if (c.error.empty() && j.minLength > j.maxLength)
             c.fail("minLength", num(j.minLength) + " > maxLength " + num(j.maxLength));
           j.restLength = std::clamp(now, j.minLength, std::max(j.minLength, j.maxLength));

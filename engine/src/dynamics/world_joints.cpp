@@ -81,9 +81,10 @@ Expected<void> World::setJointMotor(JointId id, const JointMotor& motor) {
   Joint& j = joints_->joints()[id.index];
   if (!hasAxial(j.type))
     return fieldError("motor", std::string("a ") + toString(j.type) + " joint has no motor");
-  if (!std::isfinite(motor.speed)) return fieldError("motor.speed", "expected a finite number");
-  if (!std::isfinite(motor.maxEffort) || motor.maxEffort < 0.0)
-    return fieldError("motor.maxEffort", "expected a finite number >= 0");
+  if (!std::isfinite(motor.speed) || std::abs(motor.speed) > 1e9)
+    return fieldError("motor.speed", "expected a finite number within 1e+09");
+  if (!std::isfinite(motor.maxEffort) || motor.maxEffort < 0.0 || motor.maxEffort > 1e12)
+    return fieldError("motor.maxEffort", "expected a number in [0, 1e+12]");
   j.motor = motor;
   if (j.a >= 0) wakeBody(j.a);
   if (j.b >= 0) wakeBody(j.b);
@@ -95,8 +96,10 @@ Expected<void> World::setJointLimits(JointId id, const JointLimits& limits) {
   Joint& j = joints_->joints()[id.index];
   if (j.type == JointType::Ball || j.type == JointType::Fixed)
     return fieldError("limits", std::string("a ") + toString(j.type) + " joint has no limits");
-  if (!std::isfinite(limits.lower) || std::isnan(limits.upper))
-    return fieldError("limits", "expected finite lower and upper");
+  if (!std::isfinite(limits.lower) || std::isnan(limits.upper) || std::abs(limits.lower) > 1e9 ||
+      (std::isfinite(limits.upper) && std::abs(limits.upper) > 1e9) ||
+      (std::isinf(limits.upper) && j.type != JointType::Distance))
+    return fieldError("limits", "expected finite lower and upper within 1e+09");
   if (limits.lower > limits.upper) return fieldError("limits", "lower > upper");
   j.limits = limits;
   if (j.type == JointType::Distance) {
@@ -115,10 +118,11 @@ Expected<void> World::setJointSpring(JointId id, const JointSpring& spring) {
   Joint& j = joints_->joints()[id.index];
   if (!hasAxial(j.type) && j.type != JointType::Distance)
     return fieldError("spring", std::string("a ") + toString(j.type) + " joint has no spring");
-  if (!std::isfinite(spring.hertz) || spring.hertz < 0.0 || (spring.enabled && spring.hertz == 0.0))
-    return fieldError("spring.hertz", "expected a finite number > 0");
-  if (!std::isfinite(spring.dampingRatio) || spring.dampingRatio < 0.0)
-    return fieldError("spring.dampingRatio", "expected a finite number >= 0");
+  if (!std::isfinite(spring.hertz) || spring.hertz < 0.0 ||
+      (spring.enabled && spring.hertz == 0.0) || spring.hertz > 1e6)
+    return fieldError("spring.hertz", "expected a number > 0 and <= 1e+06");
+  if (!std::isfinite(spring.dampingRatio) || spring.dampingRatio < 0.0 || spring.dampingRatio > 1e6)
+    return fieldError("spring.dampingRatio", "expected a number in [0, 1e+06]");
   j.spring = spring;
   if (j.a >= 0) wakeBody(j.a);
   if (j.b >= 0) wakeBody(j.b);

@@ -1,6 +1,7 @@
 // The scene files' top-level "joints" array (README, "Scene files"): one object per joint, its
 // bodies by index into "bodies" (generators' bodies following in order; -1 the static world),
 // anchors and axes in world coordinates. Errors name the JSON path (`joints[2].axis: ...`).
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -34,7 +35,8 @@ Vec3 requiredVec3(const Json& j, const std::string& path, const char* key, const
 
 Vec3 axis(const Json& j, const std::string& path) {
   const Vec3 a = requiredVec3(j, path, "axis", "[x, y, z], a direction in world coordinates");
-  if (!(glm::length(a) > 1e-12)) fail(path + ".axis", "zero vector (expected a direction)");
+  if (!(std::max({std::abs(a.x), std::abs(a.y), std::abs(a.z)}) > 1e-12))
+    fail(path + ".axis", "zero vector (expected a direction)");
   return a;
 }
 
