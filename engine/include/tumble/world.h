@@ -1,7 +1,7 @@
 #pragma once
-/// The World: bodies, contacts, joints (joint.h) and the step. It orchestrates the broad-phase (aabb_tree.h), the
-/// narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and sleeping; each lives in
-/// its own file under src/.
+/// The World: bodies, contacts, joints (joint.h) and the step. It orchestrates the broad-phase
+/// (aabb_tree.h), the narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and
+/// sleeping; each lives in its own file under src/.
 
 #include <memory>
 #include <string>
@@ -91,8 +91,8 @@ class World {
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10] or
   /// restitution outside [0, 1].
   Expected<BodyId> createBody(const BodyDef& def);
-  /// Removes a body with its contacts, joints and drags, and wakes what it touched or slept with (so
-  /// nothing stays asleep on a support that is gone). A stale id is reported (see above).
+  /// Removes a body with its contacts, joints and drags, and wakes what it touched or slept with
+  /// (so nothing stays asleep on a support that is gone). A stale id is reported (see above).
   void destroyBody(BodyId id);
   /// True when `id` names a body of this world that has not been destroyed.
   bool isAlive(BodyId id) const;
