@@ -234,8 +234,9 @@ void App::drawView() {
   ImGui::Checkbox("sleep state", &d.sleep);
   ImGui::SameLine(190.0f);
   ImGui::Checkbox("centres of mass", &d.centers);
-  ImGui::Checkbox("velocities", &d.velocities);
+  ImGui::Checkbox("joints", &d.joints);
   ImGui::SameLine(190.0f);
+  ImGui::Checkbox("velocities", &d.velocities);
   ImGui::Checkbox("cross-check pairs", &d.crosscheck);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(

@@ -83,6 +83,7 @@ void DebugView::draw(const World& world, const DebugToggles& toggles) {
   flags.treeNodes = toggles.tree;
   flags.contacts = toggles.contacts || toggles.normals || toggles.impulses;
   flags.islands = toggles.islands;
+  flags.joints = toggles.joints;
   world.debugDraw(*this, flags);
   if (toggles.shapeTrees) drawShapeTrees(world, toggles.shapeTreeDepth);
   if (toggles.crosscheck) {

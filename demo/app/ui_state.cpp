@@ -119,6 +119,7 @@ Expected<UiState> loadUiState(const std::filesystem::path& file) {
                                                                 {"centers", &t.centers},
                                                                 {"velocities", &t.velocities},
                                                                 {"crosscheck", &t.crosscheck},
+                                                                {"joints", &t.joints},
                                                                 {"shape_trees", &t.shapeTrees}})
         *field = d.value(key, *field);
       t.shapeTreeDepth =
@@ -152,6 +153,7 @@ Expected<void> saveUiState(const std::filesystem::path& file, const UiState& s) 
                     {"centers", t.centers},
                     {"velocities", t.velocities},
                     {"crosscheck", t.crosscheck},
+                    {"joints", t.joints},
                     {"shape_trees", t.shapeTrees},
                     {"shape_tree_depth", t.shapeTreeDepth}}}};
   return writeFileAtomically(file, j.dump(2) + "\n");

@@ -25,6 +25,7 @@ struct DebugToggles {
   bool centers = false;     ///< centres of mass
   bool velocities = false;  ///< linear velocities
   bool crosscheck = true;   ///< cross-check disagreements outlined
+  bool joints = true;       ///< joints: centres to anchors, the anchors' gap, axes
   bool shapeTrees = false;  ///< the static trees of meshes and compounds (a height field's box)
   int shapeTreeDepth = 4;   ///< their nodes down to this depth (root 0), [0, kMaxShapeTreeDepth]
 };

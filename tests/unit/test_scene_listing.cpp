@@ -86,13 +86,28 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
     CHECK(f.problem.empty());
     CHECK_FALSE(f.description.empty());
   }
-  CHECK(names == std::vector<std::string>{"compound", "heap_boxes_1000", "heap_boxes_2000",
-                                          "heap_boxes_500", "heap_hull20_1000", "heap_hull20_2000",
-                                          "heap_hull20_500", "incline", "large_pyramid", "level",
-                                          "many_pyramids", "pile", "pyramid", "shapes", "terrain",
+  CHECK(names == std::vector<std::string>{"bridge",
+                                          "compound",
+                                          "heap_boxes_1000",
+                                          "heap_boxes_2000",
+                                          "heap_boxes_500",
+                                          "heap_hull20_1000",
+                                          "heap_hull20_2000",
+                                          "heap_hull20_500",
+                                          "incline",
+                                          "joint_grid",
+                                          "large_pyramid",
+                                          "level",
+                                          "many_pyramids",
+                                          "pendulum",
+                                          "pile",
+                                          "pyramid",
+                                          "ragdolls",
+                                          "shapes",
+                                          "terrain",
                                           "tower"});
-  REQUIRE(names.size() > 11);
-  CHECK(files[11].description ==
+  REQUIRE(names.size() > 14);
+  CHECK(files[14].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
         "box (the default scene).");
 }

@@ -115,3 +115,13 @@ TEST_CASE("a heap falling asleep and woken again steps without allocating", "[al
   CHECK(allocationsIn(w, 600) == 0);
   CHECK(w.stats().awakeBodies == 0);  // it fell asleep again within those steps
 }
+
+TEST_CASE("a bridge on hinges with boxes on it steps without allocating", "[allocation][joints]") {
+  auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/bridge.json");
+  REQUIRE(scene);
+  auto built = buildWorld(*scene);
+  REQUIRE(built);
+  World& w = **built;
+  allocationsIn(w, 600);  // grows while the boxes land and settle: pairs, manifolds, rows, joints
+  CHECK(allocationsIn(w, 120) == 0);
+}

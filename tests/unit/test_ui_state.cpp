@@ -51,7 +51,7 @@ UiState changedState() {
   s.spawnShape = "tetrahedron";
   DebugToggles& t = s.debug;
   for (bool* b : {&t.faces, &t.edges, &t.aabbs, &t.tree, &t.contacts, &t.normals, &t.impulses,
-                  &t.islands, &t.sleep, &t.centers, &t.velocities, &t.crosscheck})
+                  &t.islands, &t.sleep, &t.centers, &t.velocities, &t.crosscheck, &t.joints})
     *b = !*b;
   return s;
 }
@@ -76,9 +76,9 @@ TEST_CASE("ui state: save then load gives back every field, in a folder made on 
   CHECK(loaded->spawnShape == saved.spawnShape);
   const DebugToggles &a = loaded->debug, &b = saved.debug;
   CHECK(std::vector<bool>{a.faces, a.edges, a.aabbs, a.tree, a.contacts, a.normals, a.impulses,
-                          a.islands, a.sleep, a.centers, a.velocities, a.crosscheck} ==
+                          a.islands, a.sleep, a.centers, a.velocities, a.crosscheck, a.joints} ==
         std::vector<bool>{b.faces, b.edges, b.aabbs, b.tree, b.contacts, b.normals, b.impulses,
-                          b.islands, b.sleep, b.centers, b.velocities, b.crosscheck});
+                          b.islands, b.sleep, b.centers, b.velocities, b.crosscheck, b.joints});
 
   // A second save replaces the file whole; a missing file loads as the defaults (first run).
   REQUIRE(saveUiState(file, UiState{}));

@@ -19,6 +19,7 @@ struct DebugDrawFlags {
   bool treeNodes = false;  ///< internal nodes of the AABB tree, with depth
   bool contacts = true;    ///< points, normals and impulses
   bool islands = false;    ///< one box around each awake island
+  bool joints = true;      ///< each joint: centres to anchors, the anchors' gap, its axis
 };
 
 class DebugDraw {

@@ -27,12 +27,22 @@
 
 namespace tumble {
 
-/// A scene ready to build: settings and body definitions (shapes shared between equal bodies).
+/// A joint of a scene: its definition with the bodies given by their index in Scene::bodies
+/// (-1: the static world); buildWorld fills the definition's body ids.
+struct SceneJoint {
+  JointDef def;
+  int a = -1;
+  int b = -1;
+};
+
+/// A scene ready to build: settings, body definitions (shapes shared between equal bodies) and
+/// joints (README, "Scene files": the top-level "joints" array).
 struct Scene {
   std::string name;
   std::string description;
   Settings settings;
   std::vector<BodyDef> bodies;
+  std::vector<SceneJoint> joints;
 };
 
 /// Where a scene's files are read from (an assets directory's shapes, meshes and heightfields).
@@ -67,7 +77,8 @@ Expected<Scene> loadScene(const std::filesystem::path& file,
 /// the places it looked.
 Expected<std::filesystem::path> findSceneFile(std::string_view nameOrPath);
 
-/// Creates a World with the scene's settings and bodies (bodies in file order).
+/// Creates a World with the scene's settings, bodies (in file order) and joints (in file order).
+/// A joint the World rejects fails naming it (`joints[2]: JointDef.axis: ...`).
 Expected<std::unique_ptr<World>> buildWorld(const Scene& scene);
 
 /// Adds the benchmark heap of issue 4 (the `heap` generator of README, "Scene files") to `out`,

@@ -1,7 +1,7 @@
 #pragma once
-/// The World: bodies, contacts and the step. It orchestrates the broad-phase (aabb_tree.h), the
-/// narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and sleeping; each lives in
-/// its own file under src/.
+/// The World: bodies, contacts, joints (joint.h) and the step. It orchestrates the broad-phase
+/// (aabb_tree.h), the narrow-phase (gjk.h, epa.h, manifolds), the contact solver, islands and
+/// sleeping; each lives in its own file under src/.
 
 #include <memory>
 #include <string>
@@ -15,6 +15,7 @@
 #include "tumble/debug_draw.h"
 #include "tumble/detail/body_state.h"
 #include "tumble/detail/island_scratch.h"
+#include "tumble/joint.h"
 #include "tumble/nonfinite.h"
 #include "tumble/result.h"
 #include "tumble/settings.h"
@@ -56,10 +57,11 @@ struct Energy {
 };
 
 class ContactSolver;
+class JointSet;
 struct DragConstraint;
 struct NarrowPhaseCounters;
 
-/// The simulation: bodies, their contacts and drags, stepped by step(dt).
+/// The simulation: bodies, their contacts, joints and drags, stepped by step(dt).
 ///
 /// Handles: every method taking a BodyId or DragId checks it (slot in range, alive, same
 /// generation). A stale or foreign id goes to the assert handler (tumble/assert.h: aborts in
@@ -89,8 +91,8 @@ class World {
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],
   /// restitution outside [0, 1] or a negative or non-finite rolling resistance.
   Expected<BodyId> createBody(const BodyDef& def);
-  /// Removes a body with its contacts and drags, and wakes what it touched or slept with (so
-  /// nothing stays asleep on a support that is gone). A stale id is reported (see above).
+  /// Removes a body with its contacts, joints and drags, and wakes what it touched or slept with
+  /// (so nothing stays asleep on a support that is gone). A stale id is reported (see above).
   void destroyBody(BodyId id);
   /// True when `id` names a body of this world that has not been destroyed.
   bool isAlive(BodyId id) const;
@@ -146,6 +148,30 @@ class World {
   /// True when `drag` names a drag that has not been destroyed (destroying its body destroys it).
   bool isAlive(DragId drag) const;
 
+  /// Creates a joint (tumble/joint.h). Fails, naming the field, on a body that is not alive, a
+  /// body joined to itself, both bodies the static world, a zero axis, lower > upper, a
+  /// non-finite value or a break force <= 0. Wakes the bodies.
+  Expected<JointId> createJoint(const JointDef& def);
+  /// Removes a joint and wakes its bodies. A stale id is reported (as for bodies).
+  void destroyJoint(JointId id);
+  /// True when `joint` names a joint that has not been destroyed (destroying one of its bodies
+  /// or breaking destroys it).
+  bool isAlive(JointId joint) const;
+  /// A copy of the joint's state; fails (naming the id) when `id` is not alive.
+  Expected<JointView> joint(JointId id) const;
+  /// Live joint ids in slot order.
+  std::vector<JointId> jointIds() const;
+  int jointCount() const;
+  /// Replace a hinge's or slider's motor, limits or spring between steps (a distance joint's
+  /// spring too); wake the bodies. Fail, naming the field, on an out-of-range value or a
+  /// joint kind without that part.
+  Expected<void> setJointMotor(JointId id, const JointMotor& motor);
+  Expected<void> setJointLimits(JointId id, const JointLimits& limits);
+  Expected<void> setJointSpring(JointId id, const JointSpring& spring);
+  /// Joints removed by the last step because their reaction force exceeded their break force
+  /// (their ids are no longer alive).
+  const std::vector<JointId>& brokenJoints() const { return brokenJoints_; }
+
   /// Kinetic plus potential energy of the dynamic bodies (J).
   Energy energy() const;
 
@@ -180,6 +206,12 @@ class World {
   void wakeIsland(int island);
   void wakeBody(int index);
   void reindexPairs();
+  // Joint hooks (world_joints.cpp).
+  void destroyJointsOf(int body);
+  void wakeJointed();
+  void breakJoints();
+  bool jointFiltered(int a, int b) const;
+  void drawJoints(DebugDraw& draw) const;
 
   Settings settings_;
   std::vector<Body> bodies_;
@@ -214,6 +246,10 @@ class World {
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
   std::vector<NonFiniteEvent> nonFinite_;
+  std::unique_ptr<JointSet> joints_;
+  std::vector<JointId> brokenJoints_;
+  std::vector<int> brokenScratch_;
+  std::vector<std::pair<int, int>> jointLinks_;  // per step: jointed pairs of bodies (islands)
 };
 
 }  // namespace tumble

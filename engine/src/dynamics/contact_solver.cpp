@@ -27,6 +27,7 @@
 
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
+#include "dynamics/joint_solver.h"
 
 namespace tumble {
 
@@ -525,8 +526,16 @@ void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
     }
 }
 
+template <class Pass>
+void ContactSolver::jointPass(JointSet& joints, Pass&& pass) {
+  for (int i : joints.solverBodies()) pull(i);
+  pass(joints);
+  for (int i : joints.solverBodies()) push(i);
+}
+
 void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
-                         std::vector<DragConstraint*>& drags, const Settings& s, Real dt) {
+                         std::vector<DragConstraint*>& drags, const Settings& s, Real dt,
+                         JointSet* joints) {
   const int substeps = s.solver.substeps;
   const Real h = dt / substeps;
   invH_ = 1.0 / h;
@@ -536,6 +545,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   warmStarting_ = s.solver.warmStarting;
   prepareBodies(bodies);
   prepareContacts(bodies, manifolds, s, h);
+  if (joints) joints->prepare(bodies, bodyToSolver_, s, h, warmStarting_);
   const int relax = s.solver.positionIterations;
   // Each pass over the rows visits a manifold's points in the order opposite to the last pass
   // (symmetric Gauss-Seidel over the points): in one order only, the first point solved takes
@@ -547,6 +557,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       const int si = bodyToSolver_[d->body];
       if (si > 0) prepareDrag(*d, bodies[d->body], solverBodies_[si], si, h);
     }
+    if (joints && warmStarting_)
+      jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
     if (warmStarting_)
       for (WideContact& c : rows_) warmStart(c);
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
@@ -556,6 +568,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
           solveDrag(*d, solverBodies_[d->solverBody]);
           push(d->solverBody);
         }
+      if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
       if (relax == 0) {
         for (WideContact& c : rows_) solve<true, true>(c, reverse);
       } else {
@@ -565,6 +578,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     }
     integratePositions(bodies, h);
     for (int i = 0; i < relax; ++i) {
+      if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
       for (WideContact& c : rows_) solve<false, true>(c, reverse);
       reverse = !reverse;
     }

@@ -22,6 +22,7 @@
 namespace tumble {
 
 struct DragConstraint;
+class JointSet;
 
 /// Velocity state of one body during a step. Index 0 is the shared immovable body (static and
 /// sleeping bodies, and the empty lanes of a row).
@@ -59,7 +60,8 @@ class ContactSolver {
   /// (those that touch an awake dynamic body) and the drags; stores the impulses back into the
   /// manifolds for the next step's warm start.
   void step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
-            std::vector<DragConstraint*>& drags, const Settings& s, Real dt);
+            std::vector<DragConstraint*>& drags, const Settings& s, Real dt,
+            JointSet* joints = nullptr);
 
   int constraintCount() const { return constraintCount_; }
   int colorCount() const { return graph_.colorCount(); }
@@ -116,6 +118,9 @@ class ContactSolver {
   // double velocity bit for bit (free flight stays double). Every pull is followed by a push.
   void pull(int i);
   void push(int i);
+  // Runs `pass` over the joints on the double state of the bodies they touch (pull, pass, push).
+  template <class Pass>
+  void jointPass(JointSet& joints, Pass&& pass);
   void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
   void integratePositions(std::vector<Body>& bodies, Real h);
   void warmStart(WideContact& c);

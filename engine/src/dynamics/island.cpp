@@ -36,7 +36,7 @@ bool active(const Body& b) {
 
 IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                            const std::vector<char>& keepAwake, const Settings& s, Real dt,
-                           IslandScratch& scratch) {
+                           IslandScratch& scratch, const std::vector<std::pair<int, int>>& links) {
   const int n = static_cast<int>(bodies.size());
   std::vector<int>& parent = scratch.parent;
   parent.resize(n);
@@ -45,6 +45,8 @@ IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold
     if (!m.touching()) continue;
     if (active(bodies[m.a.index]) && active(bodies[m.b.index])) unite(parent, m.a.index, m.b.index);
   }
+  for (const auto& [a, b] : links)
+    if (active(bodies[a]) && active(bodies[b])) unite(parent, a, b);
   // Sleep clocks.
   const Real lin2 = s.sleep.linear * s.sleep.linear, ang2 = s.sleep.angular * s.sleep.angular;
   for (int i = 0; i < n; ++i) {

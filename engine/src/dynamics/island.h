@@ -19,9 +19,11 @@ struct IslandUpdate {
 /// `keepAwake[i]` marks bodies that must not sleep (dragged, touching a moving kinematic body).
 /// An island that falls asleep is named by its lowest body index (Body::sleepIsland) and its
 /// members are linked in index order through Body::sleepNext. `scratch.islandOf` receives each
-/// body's awake island this step (-1 for none). Allocates only when the body count grew.
+/// body's awake island this step (-1 for none). `links` (jointed bodies) join islands as touching
+/// contacts do. Allocates only when the body count grew.
 IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                            const std::vector<char>& keepAwake, const Settings& s, Real dt,
-                           IslandScratch& scratch);
+                           IslandScratch& scratch,
+                           const std::vector<std::pair<int, int>>& links = {});
 
 }  // namespace tumble

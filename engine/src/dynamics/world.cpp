@@ -13,6 +13,7 @@
 #include "dynamics/contact_update.h"
 #include "dynamics/drag.h"
 #include "dynamics/island.h"
+#include "dynamics/joint_solver.h"
 #include "dynamics/world_crosscheck.h"
 #include "tumble/assert.h"
 
@@ -56,7 +57,8 @@ Expected<std::unique_ptr<World>> World::create(const Settings& settings) {
   return std::make_unique<World>(settings);
 }
 
-World::World(const Settings& settings) : solver_(std::make_unique<ContactSolver>()) {
+World::World(const Settings& settings)
+    : solver_(std::make_unique<ContactSolver>()), joints_(std::make_unique<JointSet>()) {
   if (Expected<void> valid = validate(settings); !valid) {
     reportAssert("validate(settings)", valid.error().c_str(), __FILE__, __LINE__);
     return;  // keeps the defaults
@@ -144,6 +146,7 @@ void World::destroyBody(BodyId id) {
   reindexPairs();
   for (size_t k = 0; k < drags_.size(); ++k)
     if (drags_[k] && drags_[k]->body == id.index) drags_[k].reset(), ++dragGenerations_[k];
+  destroyJointsOf(id.index);
   const uint32_t generation = b.generation + 1;
   b = Body{};
   b.generation = generation;
@@ -334,7 +337,9 @@ Expected<void> World::step(Real dt) {
       wakeBody(d->body);
       drags.push_back(d.get());
     }
-  solver_->step(bodies_, manifolds_, drags, s, dt);
+  wakeJointed();
+  solver_->step(bodies_, manifolds_, drags, s, dt, joints_->count() > 0 ? joints_.get() : nullptr);
+  breakJoints();
   stats_.solverMs = msSince(t);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
 
@@ -430,6 +435,7 @@ void World::updateContacts(Real h, const Settings& s) {
     const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
     keys.emplace_back(std::min(a, b), std::max(a, b));
   }
+  std::erase_if(keys, [&](const auto& k) { return jointFiltered(k.first, k.second); });
   // Proxy ids follow body indices until slots are reused: usually sorted already.
   if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
   const size_t n = bodies_.size();
@@ -593,7 +599,8 @@ void World::updateSleep(Real dt, const Settings& s) {
     if (moving(A)) keepAwake[m.b.index] = 1;
     if (moving(B)) keepAwake[m.a.index] = 1;
   }
-  const IslandUpdate u = updateIslands(bodies_, manifolds_, keepAwake, s, dt, islandScratch_);
+  const IslandUpdate u =
+      updateIslands(bodies_, manifolds_, keepAwake, s, dt, islandScratch_, jointLinks_);
   islandOf_.swap(islandScratch_.islandOf);
   stats_.islands = u.islands;
 }

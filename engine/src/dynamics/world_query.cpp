@@ -143,6 +143,7 @@ void World::debugDraw(DebugDraw& draw, const DebugDrawFlags& flags) const {
     }
     for (const auto& [island, box] : boxes) draw.drawAabb(box, island, Color{0.2f, 0.9f, 0.3f});
   }
+  if (flags.joints) drawJoints(draw);
 }
 
 }  // namespace tumble

@@ -117,9 +117,10 @@ BodyDef body(const Shape& shape, const Vec3& p, const Material& m, const std::st
 }  // namespace
 
 void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
-                  std::vector<BodyDef>& out) {
+                  std::vector<BodyDef>& out, std::vector<SceneJoint>& joints) {
   object(g, path);
-  if (!g.contains("type")) fail(path + ".type", "missing (tower, pyramid, grid, pile or heap)");
+  if (!g.contains("type"))
+    fail(path + ".type", "missing (tower, pyramid, grid, pile, heap or joint_grid)");
   const std::string type = string(g["type"], path + ".type");
   const Material mat = material(g, path);
   if (type == "tower") {
@@ -225,9 +226,47 @@ void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
     const uint64_t seed =
         static_cast<uint64_t>(integer(g.value("seed", Json(1)), path + ".seed", 0, 2147483647));
     appendHeap(out, kind == "hull20", count, seed);
+  } else if (type == "joint_grid") {
+    // Box3D's joint_grid benchmark (shared/benchmarks.c): spheres in a vertical grid, the top row
+    // static, each joined by a ball joint to its neighbour above and to its left, anchors
+    // half-way; neighbours are apart, so nothing touches while the grid hangs.
+    checkKeys(g, path, {"type", "count", "spacing", "radius", "origin", "density"});
+    const int n = integer(g.value("count", Json(100)), path + ".count", 2, 1000);
+    const Real spacing = numberOr(g, path, "spacing", 1.0);
+    const Real radius = numberOr(g, path, "radius", 0.4);
+    if (!(spacing > 0.0)) fail(path + ".spacing", "expected a number > 0 (m)");
+    if (!(radius > 0.0) || radius >= 0.5 * spacing)
+      fail(path + ".radius", "expected a number > 0 and < spacing / 2 (m)");
+    const Vec3 origin = vec3Or(g, path, "origin", Vec3(0.0, n * spacing, 0.0));
+    const Shape sphere = *makeSphere(radius);
+    const int first = static_cast<int>(out.size());
+    for (int row = 0; row < n; ++row)
+      for (int col = 0; col < n; ++col) {
+        BodyDef def;
+        def.shape = sphere;
+        def.position = origin + Vec3(col * spacing, -row * spacing, 0.0);
+        def.density = numberOr(g, path, "density", 1000.0);
+        if (row == 0) def.type = BodyType::Static;
+        out.push_back(def);
+      }
+    auto at = [&](int row, int col) { return first + row * n + col; };
+    for (int row = 0; row < n; ++row)
+      for (int col = 0; col < n; ++col) {
+        const Vec3 p = origin + Vec3(col * spacing, -row * spacing, 0.0);
+        if (row > 0) {
+          BallJointDef up;
+          up.anchor = p + Vec3(0.0, 0.5 * spacing, 0.0);
+          joints.push_back({up, at(row - 1, col), at(row, col)});
+        }
+        if (col > 0 && row > 0) {  // the static top row needs no joints between its spheres
+          BallJointDef left;
+          left.anchor = p - Vec3(0.5 * spacing, 0.0, 0.0);
+          joints.push_back({left, at(row, col - 1), at(row, col)});
+        }
+      }
   } else {
-    fail(path + ".type",
-         "unknown generator \"" + type + "\" (expected tower, pyramid, grid, pile or heap)");
+    fail(path + ".type", "unknown generator \"" + type +
+                             "\" (expected tower, pyramid, grid, pile, heap or joint_grid)");
   }
 }
 

@@ -40,6 +40,9 @@ Quat quat(const Json& j, const std::string& path);
 Vec3 scale(const Json& j, const std::string& path);
 std::vector<Vec3> points(const Json& j, const std::string& path);
 
+/// Reads the top-level "joints" array; bodies are indices into `bodyCount` bodies (-1: the world).
+std::vector<SceneJoint> readJoints(const Json& j, int bodyCount);
+
 /// Optional member helpers: return `fallback` when `key` is absent.
 Real numberOr(const Json& j, const std::string& path, const char* key, Real fallback);
 Vec3 vec3Or(const Json& j, const std::string& path, const char* key, const Vec3& fallback);
@@ -132,8 +135,8 @@ Material material(const Json& j, const std::string& path);
 /// ignore both).
 void applyMaterial(BodyDef& def, const Material& m, const std::string& path);
 
-/// Runs one generator object, appending bodies.
+/// Runs one generator object, appending bodies (and, for joint_grid, joints).
 void runGenerator(const Json& g, const std::string& path, ShapeCache& shapes,
-                  std::vector<BodyDef>& out);
+                  std::vector<BodyDef>& out, std::vector<SceneJoint>& joints);
 
 }  // namespace tumble::scene

@@ -716,7 +716,8 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
   try {
     Scene out;
     object(root, "(root)");
-    checkKeys(root, "", {"name", "description", "settings", "shapes", "bodies", "generators"});
+    checkKeys(root, "",
+              {"name", "description", "settings", "shapes", "bodies", "generators", "joints"});
     if (root.contains("name")) out.name = string(root["name"], "name");
     if (root.contains("description")) out.description = string(root["description"], "description");
     if (root.contains("settings")) {
@@ -746,8 +747,11 @@ Expected<Scene> parseScene(std::string_view text, const std::string& origin,
       const Json& g = root["generators"];
       if (!g.is_array()) fail("generators", "expected an array, got " + typeName(g));
       for (size_t i = 0; i < g.size(); ++i)
-        runGenerator(g[i], "generators[" + std::to_string(i) + "]", shapes, out.bodies);
+        runGenerator(g[i], "generators[" + std::to_string(i) + "]", shapes, out.bodies, out.joints);
     }
+    if (root.contains("joints"))
+      for (SceneJoint& j : readJoints(root["joints"], static_cast<int>(out.bodies.size())))
+        out.joints.push_back(std::move(j));
     return out;
   } catch (const SceneError& e) {
     return Expected<Scene>::failure(origin + ": " + e.what());
@@ -832,10 +836,26 @@ Expected<std::filesystem::path> findSceneFile(std::string_view nameOrPath) {
 Expected<std::unique_ptr<World>> buildWorld(const Scene& scene) {
   auto world = World::create(scene.settings);
   if (!world) return world;
+  std::vector<BodyId> ids;
   for (size_t i = 0; i < scene.bodies.size(); ++i) {
     auto id = (*world)->createBody(scene.bodies[i]);
     if (!id)
       return Expected<std::unique_ptr<World>>::failure("bodies[" + std::to_string(i) +
+                                                       "]: " + id.error());
+    ids.push_back(*id);
+  }
+  for (size_t i = 0; i < scene.joints.size(); ++i) {
+    const SceneJoint& sj = scene.joints[i];
+    JointDef def = sj.def;
+    std::visit(
+        [&](JointBase& base) {
+          base.a = sj.a >= 0 && sj.a < static_cast<int>(ids.size()) ? ids[sj.a] : BodyId{};
+          base.b = sj.b >= 0 && sj.b < static_cast<int>(ids.size()) ? ids[sj.b] : BodyId{};
+        },
+        def);
+    auto id = (*world)->createJoint(def);
+    if (!id)
+      return Expected<std::unique_ptr<World>>::failure("joints[" + std::to_string(i) +
                                                        "]: " + id.error());
   }
   return world;

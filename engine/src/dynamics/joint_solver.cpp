@@ -1,0 +1,486 @@
+// Joint rows in the soft step (Box2D v3's joint.c, revolute_joint.c, prismatic_joint.c,
+// distance_joint.c; Box3D's spherical and weld joints; Catto, "Soft Constraints", GDC 2011).
+//
+// Each joint is prepared once per step: anchors relative to the centres (rA, rB) and the centres'
+// offset at the step's start. In a substep the current anchor separation is measured from the
+// bodies' motion since the step began (Box2D v3's relative anchors), without reading the poses:
+//   d = (dpB - dpA) + (cB - cA) + dqB rB - dqA rA.
+// Rigid rows are pushed back with the joint softness (twice the contact hertz, capped like the
+// contacts' at a quarter of the substep rate) in the solve pass and solved without bias in the
+// relax pass, so the correction leaves no velocity behind. Limits are one-sided and speculative
+// (a gap may close within the substep and no more). Springs use their own hertz and damping in
+// both passes; motors clamp their accumulated impulse to the effort times the substep.
+// Impulses are per substep and carried across substeps and steps (warm starting).
+#include "dynamics/joint_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace tumble {
+namespace {
+
+constexpr Real kJointDampingRatio = 2.0;  // Box2D v3's default joint damping ratio
+constexpr Real kPi = std::numbers::pi;
+
+// A scalar row: Cdot = vA.A.v + wA.A.w + vB.B.v + wB.B.w.
+struct Row {
+  Vec3 vA{0.0}, wA{0.0}, vB{0.0}, wB{0.0};
+};
+
+Real rowVelocity(const Row& J, const SolverBody& A, const SolverBody& B) {
+  return glm::dot(J.vA, A.v) + glm::dot(J.wA, A.w) + glm::dot(J.vB, B.v) + glm::dot(J.wB, B.w);
+}
+
+Real rowMass(const Row& J, const SolverBody& A, const SolverBody& B) {
+  const Real k = A.invMass * glm::dot(J.vA, J.vA) + glm::dot(J.wA, A.invI * J.wA) +
+                 B.invMass * glm::dot(J.vB, J.vB) + glm::dot(J.wB, B.invI * J.wB);
+  return k > 0.0 ? 1.0 / k : 0.0;
+}
+
+void applyRow(const Row& J, Real lambda, SolverBody& A, SolverBody& B) {
+  A.v += (A.invMass * lambda) * J.vA;
+  A.w += A.invI * (lambda * J.wA);
+  B.v += (B.invMass * lambda) * J.vB;
+  B.w += B.invI * (lambda * J.wB);
+}
+
+// Along u between the anchors: A's arm reaches b's anchor (rA + d), as in a prismatic joint.
+Row linearRow(const Vec3& u, const Vec3& rA, const Vec3& rB, const Vec3& d) {
+  return {-u, -glm::cross(rA + d, u), u, glm::cross(rB, u)};
+}
+
+Row angularRow(const Vec3& axis) {
+  return {Vec3(0.0), -axis, Vec3(0.0), axis};
+}
+
+Mat3 skew(const Vec3& r) {
+  return Mat3(0.0, r.z, -r.y, -r.z, 0.0, r.x, r.y, -r.x, 0.0);  // column-major
+}
+
+// K^-1 b by Cramer's rule (columns of K); 0 when K is singular.
+Vec3 solve3(const Mat3& K, const Vec3& b) {
+  const Vec3 c0 = K[0], c1 = K[1], c2 = K[2];
+  const Vec3 x12 = glm::cross(c1, c2);
+  const Real det = glm::dot(c0, x12);
+  if (!(std::abs(det) > 1e-300)) return Vec3(0.0);
+  return (1.0 / det) *
+         Vec3(glm::dot(b, x12), glm::dot(c0, glm::cross(b, c2)), glm::dot(c0, glm::cross(c1, b)));
+}
+
+Mat3 safeInverse(const Mat3& K) {
+  return std::abs(glm::determinant(K)) > 1e-300 ? glm::inverse(K) : Mat3(0.0);
+}
+
+// Two unit vectors perpendicular to unit `a` and to each other (deterministic).
+void perpendiculars(const Vec3& a, Vec3& p1, Vec3& p2) {
+  p1 = std::abs(a.x) >= 0.57735 ? glm::normalize(Vec3(a.y, -a.x, 0.0))
+                                : glm::normalize(Vec3(0.0, a.z, -a.y));
+  p2 = glm::cross(a, p1);
+}
+
+// The joint's geometry now, from the motion since the step began.
+struct Pose {
+  Vec3 rA, rB, d;  // anchors from the centres; b's anchor minus a's
+  Quat fA, fB;     // joint frames in world axes
+};
+
+Pose poseOf(const Joint& j, const SolverBody& A, const SolverBody& B) {
+  Pose p;
+  p.rA = A.dq * j.rA;
+  p.rB = B.dq * j.rB;
+  p.d = (B.dp - A.dp) + j.deltaCenter + p.rB - p.rA;
+  if (j.type != JointType::Ball) {  // the frames now; a ball joint has no use for them
+    p.fA = A.dq * j.qA;
+    p.fB = B.dq * j.qB;
+  }
+  return p;
+}
+
+Vec3 axisOf(const Quat& frame) {
+  return frame * Vec3(1.0, 0.0, 0.0);
+}
+
+// Rotation of b's frame about the joint axis relative to a's, in (-pi, pi].
+Real twistAngle(const Quat& fA, const Quat& fB) {
+  Quat r = glm::conjugate(fA) * fB;
+  if (r.w < 0.0) r = -r;
+  return 2.0 * std::atan2(r.x, r.w);
+}
+
+struct Bias {
+  Real bias = 0.0, massScale = 1.0, impulseScale = 0.0;
+};
+
+Bias rigidBias(Real C, bool useBias, const Softness& soft) {
+  if (!useBias) return {};
+  return {soft.biasRate * C, soft.massScale, soft.impulseScale};
+}
+
+// A one-sided limit with position C >= 0 wanted along row J (Cdot of C is J v).
+void solveLimit(const Row& J, Real C, Real& impulse, bool useBias, const Softness& soft, Real invH,
+                SolverBody& A, SolverBody& B) {
+  Bias b;
+  if (C > 0.0) {
+    b.bias = C * invH;  // speculative: may close within the substep
+  } else if (useBias) {
+    b = rigidBias(C, true, soft);
+  }
+  const Real m = rowMass(J, A, B);
+  const Real cdot = rowVelocity(J, A, B);
+  const Real lambda = -m * b.massScale * (cdot + b.bias) - b.impulseScale * impulse;
+  const Real next = std::max(impulse + lambda, 0.0);
+  applyRow(J, next - impulse, A, B);
+  impulse = next;
+}
+
+// Spring (to `target`), motor and limits of a joint's free coordinate along row J.
+void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real coord, Real target,
+                bool useBias, const Softness& soft, Real h, Real invH, SolverBody& A,
+                SolverBody& B) {
+  if (j.spring.enabled && j.spring.hertz > 0.0) {
+    const Softness ss = makeSoftness(j.spring.hertz, j.spring.dampingRatio, h);
+    const Real m = rowMass(J, A, B);
+    const Real cdot = rowVelocity(J, A, B);
+    const Real lambda =
+        -m * ss.massScale * (cdot + ss.biasRate * (coord - target)) - ss.impulseScale * imp.spring;
+    imp.spring += lambda;
+    applyRow(J, lambda, A, B);
+  }
+  if (j.motor.enabled) {
+    const Real m = rowMass(J, A, B);
+    const Real cdot = rowVelocity(J, A, B);
+    const Real cap = j.motor.maxEffort * h;
+    const Real next = std::clamp(imp.motor - m * (cdot - j.motor.speed), -cap, cap);
+    applyRow(J, next - imp.motor, A, B);
+    imp.motor = next;
+  }
+  if (j.limits.enabled) {
+    if (std::isfinite(j.limits.lower))
+      solveLimit(J, coord - j.limits.lower, imp.lower, useBias, soft, invH, A, B);
+    const Row neg{-J.vA, -J.wA, -J.vB, -J.wB};
+    if (std::isfinite(j.limits.upper))
+      solveLimit(neg, j.limits.upper - coord, imp.upper, useBias, soft, invH, A, B);
+  }
+}
+
+void solvePoint(Joint& j, const Pose& p, bool useBias, const Softness& soft, SolverBody& A,
+                SolverBody& B) {
+  const Vec3 cdot = B.v + glm::cross(B.w, p.rB) - A.v - glm::cross(A.w, p.rA);
+  const Bias b = useBias ? Bias{0.0, soft.massScale, soft.impulseScale} : Bias{};
+  const Vec3 bias = useBias ? soft.biasRate * p.d : Vec3(0.0);
+  // K = (mA + mB) 1 - [rA] IA [rA] - [rB] IB [rB] with the anchors as they are now (a K kept
+  // from the step's start lets a swinging pendulum gain energy); an immovable side adds nothing.
+  Mat3 K(A.invMass + B.invMass);
+  if (A.invMass > 0.0) K -= skew(p.rA) * A.invI * skew(p.rA);
+  if (B.invMass > 0.0) K -= skew(p.rB) * B.invI * skew(p.rB);
+  const Vec3 P = -b.massScale * solve3(K, cdot + bias) - b.impulseScale * j.linearImpulse;
+  j.linearImpulse += P;
+  A.v -= A.invMass * P;
+  A.w -= A.invI * glm::cross(p.rA, P);
+  B.v += B.invMass * P;
+  B.w += B.invI * glm::cross(p.rB, P);
+}
+
+// All three relative rotations locked (fixed, slider): C = 2 vec(fB fA^-1).
+void solveAngularLock(Joint& j, const Pose& p, bool useBias, const Softness& soft, SolverBody& A,
+                      SolverBody& B) {
+  Quat e = p.fB * glm::conjugate(p.fA);
+  if (e.w < 0.0) e = -e;
+  const Vec3 C = 2.0 * Vec3(e.x, e.y, e.z);
+  const Bias b = useBias ? Bias{0.0, soft.massScale, soft.impulseScale} : Bias{};
+  const Vec3 bias = useBias ? soft.biasRate * C : Vec3(0.0);
+  const Vec3 cdot = B.w - A.w;
+  const Vec3 L = -b.massScale * (safeInverse(A.invI + B.invI) * (cdot + bias)) -
+                 b.impulseScale * j.angularImpulse;
+  j.angularImpulse += L;
+  A.w -= A.invI * L;
+  B.w += B.invI * L;
+}
+
+// The two rotations that would tilt b's axis off a's (hinge).
+void solveAxisLock(Joint& j, const Pose& p, bool useBias, const Softness& soft, SolverBody& A,
+                   SolverBody& B) {
+  const Vec3 a = axisOf(p.fA), bAxis = axisOf(p.fB);
+  Vec3 p1, p2;
+  perpendiculars(a, p1, p2);
+  const Vec3 c = glm::cross(a, bAxis);
+  const Vec3 dw = B.w - A.w;
+  const Mat3 I = A.invI + B.invI;
+  const Real k11 = glm::dot(p1, I * p1), k12 = glm::dot(p1, I * p2), k22 = glm::dot(p2, I * p2);
+  const Real det = k11 * k22 - k12 * k12;
+  if (!(det > 0.0)) return;
+  const Bias b = useBias ? Bias{0.0, soft.massScale, soft.impulseScale} : Bias{};
+  const Real r1 = glm::dot(p1, dw) + (useBias ? soft.biasRate * glm::dot(p1, c) : 0.0);
+  const Real r2 = glm::dot(p2, dw) + (useBias ? soft.biasRate * glm::dot(p2, c) : 0.0);
+  const Real old1 = glm::dot(p1, j.angularImpulse), old2 = glm::dot(p2, j.angularImpulse);
+  const Real l1 = -b.massScale * (k22 * r1 - k12 * r2) / det - b.impulseScale * old1;
+  const Real l2 = -b.massScale * (k11 * r2 - k12 * r1) / det - b.impulseScale * old2;
+  j.angularImpulse = (old1 + l1) * p1 + (old2 + l2) * p2;
+  const Vec3 L = l1 * p1 + l2 * p2;
+  A.w -= A.invI * L;
+  B.w += B.invI * L;
+}
+
+// The two translations off the axis (slider), one 2x2 block.
+void solveSliderLinear(Joint& j, const Pose& p, bool useBias, const Softness& soft, SolverBody& A,
+                       SolverBody& B) {
+  const Vec3 a = axisOf(p.fA);
+  Vec3 u1, u2;
+  perpendiculars(a, u1, u2);
+  const Row J1 = linearRow(u1, p.rA, p.rB, p.d), J2 = linearRow(u2, p.rA, p.rB, p.d);
+  auto dotK = [&](const Row& x, const Row& y) {
+    return (A.invMass + B.invMass) * glm::dot(x.vB, y.vB) + glm::dot(x.wA, A.invI * y.wA) +
+           glm::dot(x.wB, B.invI * y.wB);
+  };
+  const Real k11 = dotK(J1, J1), k12 = dotK(J1, J2), k22 = dotK(J2, J2);
+  const Real det = k11 * k22 - k12 * k12;
+  if (!(det > 0.0)) return;
+  const Bias b = useBias ? Bias{0.0, soft.massScale, soft.impulseScale} : Bias{};
+  const Real r1 = rowVelocity(J1, A, B) + (useBias ? soft.biasRate * glm::dot(u1, p.d) : 0.0);
+  const Real r2 = rowVelocity(J2, A, B) + (useBias ? soft.biasRate * glm::dot(u2, p.d) : 0.0);
+  const Real old1 = glm::dot(u1, j.linearImpulse), old2 = glm::dot(u2, j.linearImpulse);
+  const Real l1 = -b.massScale * (k22 * r1 - k12 * r2) / det - b.impulseScale * old1;
+  const Real l2 = -b.massScale * (k11 * r2 - k12 * r1) / det - b.impulseScale * old2;
+  j.linearImpulse = (old1 + l1) * u1 + (old2 + l2) * u2;
+  applyRow(J1, l1, A, B);
+  applyRow(J2, l2, A, B);
+}
+
+// Distance row: along the line between the anchors, arms from each centre to its own anchor.
+Row distanceRow(const Pose& p, Real& length) {
+  length = glm::length(p.d);
+  const Vec3 n = length > 1e-12 ? p.d / length : Vec3(0.0, 1.0, 0.0);
+  return {-n, -glm::cross(p.rA, n), n, glm::cross(p.rB, n)};
+}
+
+// Swing-twist: the cone row turns b's axis back toward a's; the twist row about the mean axis.
+// The twist angle (of the relative rotation split as swing then twist) changes at
+// (wB - wA) . (a + b) / (1 + a . b): the mean axis stretched by 1 / cos(swing / 2), Box3D's
+// twist Jacobian. Taken unit length, the row and the measured angle disagree at a large swing and
+// the limit pumps energy into the limb (a ragdoll's arm spun at 9 rad/s on the ground). Near a
+// swing of pi the twist is undefined and its rows are skipped.
+struct SwingTwistRows {
+  Row cone, twist;
+  Real coneC = 0.0;  // swing limit minus the swing angle (>= 0 wanted)
+  Real twistAngle = 0.0;
+  bool hasCone = false;
+  bool hasTwist = false;
+};
+
+SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
+  SwingTwistRows r;
+  const Vec3 a = axisOf(p.fA), bAxis = axisOf(p.fB);
+  const Vec3 n = glm::cross(a, bAxis);
+  const Real s = glm::length(n);
+  const Real angle = std::atan2(s, glm::dot(a, bAxis));
+  if (s > 1e-9) {
+    r.hasCone = true;
+    r.cone = angularRow(-n / s);  // Cdot of (swing - angle)
+    r.coneC = j.swing - angle;
+  }
+  const Real c = 1.0 + glm::dot(a, bAxis);
+  if (c > 1e-3) {
+    r.hasTwist = true;
+    r.twist = angularRow((a + bAxis) / c);
+    r.twistAngle = twistAngle(p.fA, p.fB);
+  }
+  return r;
+}
+
+}  // namespace
+
+void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
+                       const Settings& s, Real h, bool warm) {
+  invH_ = 1.0 / h;
+  // Joints are stiffer than contacts (Box2D v3 takes twice the contact hertz), but a chain of
+  // fifty links solved with warm starting grows unstable above a quarter of the substep rate
+  // (measured: 120 Hz at 4 substeps of 1/60 s explodes it, 60 Hz does not), Box3D's cap. The
+  // softness lets a joint stretch by load / (row mass * omega^2): a heavy load on light links
+  // needs more substeps (16 substeps: 240 Hz, a 50x load on a 50-link chain stretches 0.3%).
+  soft_ = makeSoftness(std::min(4.0 * s.contact.hertz, 0.25 * invH_), kJointDampingRatio, h);
+  active_.clear();
+  reverse_ = false;
+  touched_.clear();
+  for (int k = 0; k < static_cast<int>(joints_.size()); ++k) {
+    Joint& j = joints_[k];
+    if (!j.alive) continue;
+    j.sa = j.a >= 0 ? bodyToSolver[j.a] : 0;
+    j.sb = j.b >= 0 ? bodyToSolver[j.b] : 0;
+    if (j.sa == 0 && j.sb == 0) continue;  // nothing awake moves it
+    const Vec3 cA = j.a >= 0 ? bodies[j.a].center : Vec3(0.0);
+    const Vec3 cB = j.b >= 0 ? bodies[j.b].center : Vec3(0.0);
+    const Quat qA = j.a >= 0 ? bodies[j.a].rotation : Quat(1.0, 0.0, 0.0, 0.0);
+    const Quat qB = j.b >= 0 ? bodies[j.b].rotation : Quat(1.0, 0.0, 0.0, 0.0);
+    j.rA = qA * j.localAnchorA;
+    j.rB = qB * j.localAnchorB;
+    j.qA = qA * j.frameA;
+    j.qB = qB * j.frameB;
+    j.deltaCenter = cB - cA;
+    if (!warm) {
+      j.linearImpulse = j.angularImpulse = Vec3(0.0);
+      j.axial = j.twist = AxialImpulses{};
+    } else if (j.h > 0.0 && j.h != h) {
+      // Impulses are per substep: a new substep length scales them.
+      const Real r = h / j.h;
+      j.linearImpulse *= r;
+      j.angularImpulse *= r;
+      for (AxialImpulses* x : {&j.axial, &j.twist})
+        x->spring *= r, x->motor *= r, x->lower *= r, x->upper *= r;
+    }
+    j.h = h;
+    active_.push_back(k);
+    if (j.sa > 0) touched_.push_back(j.sa);
+    if (j.sb > 0) touched_.push_back(j.sb);
+  }
+  std::sort(touched_.begin(), touched_.end());
+  touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+}
+
+void JointSet::warmStart(std::vector<SolverBody>& sbs) {
+  for (int k : active_) {
+    Joint& j = joints_[k];
+    SolverBody& A = sbs[j.sa];
+    SolverBody& B = sbs[j.sb];
+    const Pose p = poseOf(j, A, B);
+    const Vec3 P = j.linearImpulse, L = j.angularImpulse;
+    if (j.type == JointType::Slider) {
+      Vec3 u1, u2;
+      perpendiculars(axisOf(p.fA), u1, u2);
+      applyRow(linearRow(u1, p.rA, p.rB, p.d), glm::dot(u1, P), A, B);
+      applyRow(linearRow(u2, p.rA, p.rB, p.d), glm::dot(u2, P), A, B);
+    } else if (j.type != JointType::Distance) {
+      A.v -= A.invMass * P;
+      A.w -= A.invI * glm::cross(p.rA, P);
+      B.v += B.invMass * P;
+      B.w += B.invI * glm::cross(p.rB, P);
+    }
+    A.w -= A.invI * L;
+    B.w += B.invI * L;
+    switch (j.type) {
+      case JointType::Hinge:
+        applyRow(angularRow(axisOf(p.fA)), j.axial.sum(), A, B);
+        break;
+      case JointType::Slider:
+        applyRow(linearRow(axisOf(p.fA), p.rA, p.rB, p.d), j.axial.sum(), A, B);
+        break;
+      case JointType::Distance: {
+        Real length = 0.0;
+        applyRow(distanceRow(p, length), j.axial.sum(), A, B);
+        break;
+      }
+      case JointType::SwingTwist: {
+        const SwingTwistRows r = swingTwistRows(j, p);
+        if (r.hasCone) applyRow(r.cone, j.twist.spring, A, B);
+        if (r.hasTwist) applyRow(r.twist, j.twist.lower - j.twist.upper, A, B);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
+  const Real h = 1.0 / invH_;
+  // Symmetric Gauss-Seidel: every other pass runs backwards, so a load at the end of a chain
+  // travels its whole length in one pass instead of one link per pass.
+  const int count = static_cast<int>(active_.size());
+  const bool backwards = reverse_;
+  reverse_ = !reverse_;
+  for (int kk = 0; kk < count; ++kk) {
+    Joint& j = joints_[active_[backwards ? count - 1 - kk : kk]];
+    SolverBody& A = sbs[j.sa];
+    SolverBody& B = sbs[j.sb];
+    switch (j.type) {
+      case JointType::Ball:
+        solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
+        break;
+      case JointType::Fixed:
+        solveAngularLock(j, poseOf(j, A, B), useBias, soft_, A, B);
+        solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
+        break;
+      case JointType::Hinge: {
+        const Pose p = poseOf(j, A, B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
+                   soft_, h, invH_, A, B);
+        solveAxisLock(j, p, useBias, soft_, A, B);
+        solvePoint(j, p, useBias, soft_, A, B);
+        break;
+      }
+      case JointType::Slider: {
+        const Pose p = poseOf(j, A, B);
+        const Vec3 a = axisOf(p.fA);
+        solveAxial(j, j.axial, linearRow(a, p.rA, p.rB, p.d), glm::dot(a, p.d), 0.0, useBias, soft_,
+                   h, invH_, A, B);
+        solveAngularLock(j, p, useBias, soft_, A, B);
+        solveSliderLinear(j, p, useBias, soft_, A, B);
+        break;
+      }
+      case JointType::Distance: {
+        const Pose p = poseOf(j, A, B);
+        Real length = 0.0;
+        const Row J = distanceRow(p, length);
+        if (j.minLength == j.maxLength && !(j.spring.enabled && j.spring.hertz > 0.0)) {
+          // A rod: one rigid row (kept in the spring slot).
+          const Bias b = rigidBias(length - j.minLength, useBias, soft_);
+          const Real m = rowMass(J, A, B);
+          const Real lambda =
+              -m * b.massScale * (rowVelocity(J, A, B) + b.bias) - b.impulseScale * j.axial.spring;
+          j.axial.spring += lambda;
+          applyRow(J, lambda, A, B);
+        } else {
+          solveAxial(j, j.axial, J, length, j.restLength, useBias, soft_, h, invH_, A, B);
+        }
+        break;
+      }
+      case JointType::SwingTwist: {
+        const Pose p = poseOf(j, A, B);
+        const SwingTwistRows r = swingTwistRows(j, p);
+        if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft_, invH_, A, B);
+        if (r.hasTwist) {
+          solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft_, invH_,
+                     A, B);
+          const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
+          solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft_, invH_, A,
+                     B);
+        }
+        solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
+        break;
+      }
+    }
+  }
+}
+
+void JointSet::finish(std::vector<int>& broken) {
+  broken.clear();
+  for (int k : active_) {
+    Joint& j = joints_[k];
+    const Vec3 a = axisOf(j.qA);
+    Vec3 force = j.linearImpulse, torque = j.angularImpulse;
+    switch (j.type) {
+      case JointType::Hinge:
+        torque += j.axial.sum() * a;
+        break;
+      case JointType::Slider:
+        force += j.axial.sum() * a;
+        break;
+      case JointType::Distance: {
+        const Vec3 d = j.deltaCenter + j.rB - j.rA;
+        const Real l = glm::length(d);
+        force += j.axial.sum() * (l > 1e-12 ? d / l : Vec3(0.0));
+        break;
+      }
+      case JointType::SwingTwist:
+        torque += (j.twist.lower - j.twist.upper) * a;
+        break;
+      default:
+        break;
+    }
+    j.reactionForce = invH_ * force;
+    j.reactionTorque = invH_ * torque;
+    if (glm::length(j.reactionForce) > j.breakForce) broken.push_back(k);
+  }
+}
+
+}  // namespace tumble

@@ -1,0 +1,94 @@
+#pragma once
+// Internal: the World's joints and their solver rows. Joints are solved in double on the solver
+// bodies' double state (as the drag is), inside the contact solver's substep loop: prepared once
+// per step, warm started each substep, solved before the contacts in each iteration with a soft
+// position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c).
+#include <utility>
+#include <vector>
+
+#include "dynamics/contact_solver.h"
+#include "tumble/detail/body_state.h"
+#include "tumble/joint.h"
+#include "tumble/result.h"
+#include "tumble/settings.h"
+
+namespace tumble {
+
+// A scalar bound (limit) or drive (motor, spring) row's accumulated impulse, per substep.
+struct AxialImpulses {
+  Real spring = 0.0, motor = 0.0, lower = 0.0, upper = 0.0;
+  Real sum() const { return spring + motor + lower - upper; }
+};
+
+struct Joint {
+  JointType type = JointType::Ball;
+  bool alive = false;
+  uint32_t generation = 0;
+  int a = -1, b = -1;  // body indices; -1 the static world
+  bool collideConnected = false;
+  Real breakForce = 0.0;
+  Vec3 localAnchorA{0.0}, localAnchorB{0.0};  // from the centre of mass, body axes (world: world)
+  Quat frameA{1.0, 0.0, 0.0, 0.0};            // joint frame (x: the axis) in body a's axes
+  Quat frameB{1.0, 0.0, 0.0, 0.0};
+  JointMotor motor;
+  JointLimits limits;
+  JointSpring spring;
+  Real minLength = 0.0, maxLength = 0.0, restLength = 0.0;  // distance
+  Real swing = 0.0;                                         // swing-twist cone, rad
+
+  // Solver state of the step.
+  int sa = 0, sb = 0;           // solver bodies (0: immovable)
+  Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
+  Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
+  Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
+  Quat qB{1.0, 0.0, 0.0, 0.0};
+  Real h = 0.0;              // substep of the accumulated impulses below
+  Vec3 linearImpulse{0.0};   // point (or slider perpendicular) rows, world
+  Vec3 angularImpulse{0.0};  // locked rotation rows, world
+  AxialImpulses axial;       // hinge, slider, distance (rigid in `spring` when a rod)
+  AxialImpulses twist;       // swing-twist: lower/upper twist, cone in `spring`
+  Vec3 reactionForce{0.0};   // N, last step
+  Vec3 reactionTorque{0.0};  // N m, last step
+};
+
+/// The joints of a World with their slots and generations.
+class JointSet {
+ public:
+  /// Validates `def` against `bodies` and adds the joint; errors name the field.
+  Expected<JointId> create(const JointDef& def, const std::vector<Body>& bodies);
+  bool isAlive(JointId id) const;
+  void destroy(int index);
+  JointView view(int index, const std::vector<Body>& bodies) const;
+  std::vector<Joint>& joints() { return joints_; }
+  const std::vector<Joint>& joints() const { return joints_; }
+  int count() const { return live_; }
+
+  /// Sorted (min, max) body index pairs of joints whose bodies must not collide (rebuilt on first
+  /// use after joints were added or removed).
+  const std::vector<std::pair<int, int>>& noCollide() const;
+
+  // Solver hooks (contact_solver.cpp). prepare fills the solver state of every joint with an
+  // awake body and lists the solver bodies they touch (sorted, unique).
+  void prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
+               const Settings& s, Real h, bool warm);
+  const std::vector<int>& solverBodies() const { return touched_; }
+  void warmStart(std::vector<SolverBody>& sb);
+  void solve(std::vector<SolverBody>& sb, bool useBias);
+  /// Reaction force and torque of each active joint from its impulses; fills `broken` with the
+  /// joints whose force exceeded their break force.
+  void finish(std::vector<int>& broken);
+
+ private:
+  std::vector<Joint> joints_;
+  std::vector<int> freeSlots_;
+  std::vector<int> active_;  // joints prepared this step, index order
+  std::vector<int> touched_;
+  mutable std::vector<std::pair<int, int>> noCollide_;
+  mutable bool filterDirty_ = false;
+  int live_ = 0;
+  Softness soft_;
+  Real invH_ = 0.0;
+  bool reverse_ = false;
+};
+
+}  // namespace tumble

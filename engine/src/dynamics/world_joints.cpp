@@ -1,0 +1,198 @@
+// The World's joint calls and its joint hooks in the step (world.cpp calls them): joints wake
+// what they connect, keep their bodies in one island, filter their bodies' pairs and break.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "dynamics/joint_solver.h"
+#include "tumble/assert.h"
+#include "tumble/world.h"
+
+namespace tumble {
+namespace {
+
+std::string staleMessage(JointId id) {
+  char message[120];
+  std::snprintf(message, sizeof message, "JointId {index %d, generation %u} is not alive", id.index,
+                id.generation);
+  return message;
+}
+
+bool reportStaleJoint(JointId id, const char* call) {
+  reportAssert("isAlive(id)", ("World::" + std::string(call) + ": " + staleMessage(id)).c_str(),
+               __FILE__, __LINE__);
+  return false;
+}
+
+}  // namespace
+
+Expected<JointId> World::createJoint(const JointDef& def) {
+  Expected<JointId> id = joints_->create(def, bodies_);
+  if (!id) return id;
+  const Joint& j = joints_->joints()[id->index];
+  if (j.a >= 0) wakeBody(j.a);
+  if (j.b >= 0) wakeBody(j.b);
+  return id;
+}
+
+bool World::isAlive(JointId joint) const {
+  return joints_->isAlive(joint);
+}
+
+void World::destroyJoint(JointId id) {
+  if (!isAlive(id) && !reportStaleJoint(id, "destroyJoint")) return;
+  const Joint& j = joints_->joints()[id.index];
+  if (j.a >= 0) wakeBody(j.a);
+  if (j.b >= 0) wakeBody(j.b);
+  joints_->destroy(id.index);
+}
+
+Expected<JointView> World::joint(JointId id) const {
+  if (!isAlive(id)) return Expected<JointView>::failure(staleMessage(id));
+  return joints_->view(id.index, bodies_);
+}
+
+std::vector<JointId> World::jointIds() const {
+  std::vector<JointId> ids;
+  const std::vector<Joint>& js = joints_->joints();
+  for (int i = 0; i < static_cast<int>(js.size()); ++i)
+    if (js[i].alive) ids.push_back({i, js[i].generation});
+  return ids;
+}
+
+int World::jointCount() const {
+  return joints_->count();
+}
+
+namespace {
+
+Expected<void> fieldError(const char* field, const std::string& what) {
+  return Expected<void>::failure(std::string(field) + ": " + what);
+}
+
+bool hasAxial(JointType t) {
+  return t == JointType::Hinge || t == JointType::Slider;
+}
+
+}  // namespace
+
+Expected<void> World::setJointMotor(JointId id, const JointMotor& motor) {
+  if (!isAlive(id)) return Expected<void>::failure(staleMessage(id));
+  Joint& j = joints_->joints()[id.index];
+  if (!hasAxial(j.type))
+    return fieldError("motor", std::string("a ") + toString(j.type) + " joint has no motor");
+  if (!std::isfinite(motor.speed) || std::abs(motor.speed) > 1e9)
+    return fieldError("motor.speed", "expected a finite number within 1e+09");
+  if (!std::isfinite(motor.maxEffort) || motor.maxEffort < 0.0 || motor.maxEffort > 1e12)
+    return fieldError("motor.maxEffort", "expected a number in [0, 1e+12]");
+  j.motor = motor;
+  if (j.a >= 0) wakeBody(j.a);
+  if (j.b >= 0) wakeBody(j.b);
+  return ok();
+}
+
+Expected<void> World::setJointLimits(JointId id, const JointLimits& limits) {
+  if (!isAlive(id)) return Expected<void>::failure(staleMessage(id));
+  Joint& j = joints_->joints()[id.index];
+  if (j.type == JointType::Ball || j.type == JointType::Fixed)
+    return fieldError("limits", std::string("a ") + toString(j.type) + " joint has no limits");
+  if (!std::isfinite(limits.lower) || std::isnan(limits.upper) || std::abs(limits.lower) > 1e9 ||
+      (std::isfinite(limits.upper) && std::abs(limits.upper) > 1e9) ||
+      (std::isinf(limits.upper) && j.type != JointType::Distance))
+    return fieldError("limits", "expected finite lower and upper within 1e+09");
+  if (limits.lower > limits.upper) return fieldError("limits", "lower > upper");
+  j.limits = limits;
+  if (j.type == JointType::Distance) {
+    j.minLength = limits.lower, j.maxLength = limits.upper;
+    j.limits.enabled = true;
+    if (limits.lower < 0.0) return fieldError("limits.lower", "expected a length >= 0");
+  }
+  if (j.type == JointType::SwingTwist) j.limits.enabled = true;
+  if (j.a >= 0) wakeBody(j.a);
+  if (j.b >= 0) wakeBody(j.b);
+  return ok();
+}
+
+Expected<void> World::setJointSpring(JointId id, const JointSpring& spring) {
+  if (!isAlive(id)) return Expected<void>::failure(staleMessage(id));
+  Joint& j = joints_->joints()[id.index];
+  if (!hasAxial(j.type) && j.type != JointType::Distance)
+    return fieldError("spring", std::string("a ") + toString(j.type) + " joint has no spring");
+  if (!std::isfinite(spring.hertz) || spring.hertz < 0.0 ||
+      (spring.enabled && spring.hertz == 0.0) || spring.hertz > 1e6)
+    return fieldError("spring.hertz", "expected a number > 0 and <= 1e+06");
+  if (!std::isfinite(spring.dampingRatio) || spring.dampingRatio < 0.0 || spring.dampingRatio > 1e6)
+    return fieldError("spring.dampingRatio", "expected a number in [0, 1e+06]");
+  j.spring = spring;
+  if (j.a >= 0) wakeBody(j.a);
+  if (j.b >= 0) wakeBody(j.b);
+  return ok();
+}
+
+void World::destroyJointsOf(int body) {
+  std::vector<Joint>& js = joints_->joints();
+  for (int i = 0; i < static_cast<int>(js.size()); ++i) {
+    if (!js[i].alive || (js[i].a != body && js[i].b != body)) continue;
+    const int other = js[i].a == body ? js[i].b : js[i].a;
+    if (other >= 0) wakeBody(other);
+    joints_->destroy(i);
+  }
+}
+
+// Before the solver: a joint between an awake and a sleeping body wakes the sleeper (its island),
+// and the jointed pairs of dynamic bodies are listed for the islands.
+void World::wakeJointed() {
+  jointLinks_.clear();
+  brokenJoints_.clear();
+  if (joints_->count() == 0) return;
+  for (const Joint& j : joints_->joints()) {
+    if (!j.alive || j.a < 0 || j.b < 0) continue;
+    const Body& A = bodies_[j.a];
+    const Body& B = bodies_[j.b];
+    if (A.isDynamic() && B.isDynamic()) {
+      if (A.awake && !B.awake) wakeBody(j.b);
+      if (B.awake && !A.awake) wakeBody(j.a);
+      jointLinks_.emplace_back(j.a, j.b);
+    } else if (A.type == BodyType::Kinematic && A.awake && B.isDynamic()) {
+      wakeBody(j.b);
+    } else if (B.type == BodyType::Kinematic && B.awake && A.isDynamic()) {
+      wakeBody(j.a);
+    }
+  }
+}
+
+void World::breakJoints() {
+  if (joints_->count() == 0) return;
+  joints_->finish(brokenScratch_);
+  for (int i : brokenScratch_) {
+    const Joint& j = joints_->joints()[i];
+    brokenJoints_.push_back({i, j.generation});
+    // A broken joint's bodies start to move now: their sleep clocks start again.
+    for (int k : {j.a, j.b})
+      if (k >= 0) wakeBody(k), bodies_[k].sleepTime = 0.0;
+    joints_->destroy(i);
+  }
+}
+
+// Each joint as segments: body centres to their anchors (yellow), the anchors' gap (red), and the
+// axis of a hinge, slider or swing-twist (cyan, 0.3 m each way).
+void World::drawJoints(DebugDraw& draw) const {
+  const std::vector<Joint>& js = joints_->joints();
+  for (int i = 0; i < static_cast<int>(js.size()); ++i) {
+    if (!js[i].alive) continue;
+    const JointView v = joints_->view(i, bodies_);
+    const Color arm{0.9f, 0.8f, 0.2f};
+    if (v.a.valid()) draw.drawSegment(bodies_[v.a.index].center, v.anchorA, arm);
+    if (v.b.valid()) draw.drawSegment(bodies_[v.b.index].center, v.anchorB, arm);
+    draw.drawSegment(v.anchorA, v.anchorB, Color{1.0f, 0.2f, 0.2f});
+    if (glm::length(v.axis) > 0.0)
+      draw.drawSegment(v.anchorA - 0.3 * v.axis, v.anchorA + 0.3 * v.axis, Color{0.2f, 0.9f, 0.9f});
+  }
+}
+
+bool World::jointFiltered(int a, int b) const {
+  const auto& f = joints_->noCollide();
+  return !f.empty() && std::binary_search(f.begin(), f.end(), std::pair(a, b));
+}
+
+}  // namespace tumble

@@ -1,0 +1,739 @@
+// Joints: physical values (periods, limits, motor speeds, stretch, springs), the API's errors,
+// islands, sleeping, collision filtering, breaking and determinism.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "tumble/scene.h"
+#include "world_fixtures.h"
+
+using namespace tumble;
+using namespace tumble::test;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+constexpr Real kPi = std::numbers::pi;
+constexpr Real kDt = 1.0 / 60.0;
+
+BodyId addSphere(World& w, const Vec3& pos, Real radius, Real density = 1000.0) {
+  BodyDef def;
+  def.shape = *makeSphere(radius);
+  def.position = pos;
+  def.density = density;
+  return *w.createBody(def);
+}
+
+Real swingEnergy(const World& w, BodyId id, Real bottomY) {
+  const BodyView v = *w.body(id);
+  const Mat3 R = glm::mat3_cast(v.rotation);
+  const Mat3 I = R * v.localInertia * glm::transpose(R);
+  const Real kinetic = 0.5 * v.mass * glm::dot(v.linearVelocity, v.linearVelocity) +
+                       0.5 * glm::dot(v.angularVelocity, I * v.angularVelocity);
+  return kinetic + v.mass * 9.81 * (v.centerOfMass.y - bottomY);
+}
+
+[[maybe_unused]] Real angleOf(const Quat& q) {
+  return 2.0 * std::acos(std::min(1.0, std::abs(q.w)));
+}
+
+}  // namespace
+
+TEST_CASE("A 1 m pendulum at 5 degrees keeps its period and energy", "[joints]") {
+  World w;
+  const Real L = 1.0, r = 0.05, theta0 = 5.0 * kPi / 180.0;
+  const BodyId bob = addSphere(w, Vec3(L * std::sin(theta0), -L * std::cos(theta0), 0.0), r);
+  BallJointDef def;
+  def.a = bob;
+  def.anchor = Vec3(0.0);
+  REQUIRE(w.createJoint(def));
+  // Semi-implicit Euler's energy oscillates within a swing (velocities lead positions by half a
+  // step); its mean over each period is what must neither drift nor grow.
+  const Real e0 = swingEnergy(w, bob, -L);
+  Real prevX = (*w.body(bob)).centerOfMass.x, sum = 0.0;
+  int samples = 0;
+  std::vector<Real> crossings, meanEnergy;
+  Real maxE = e0;
+  for (int i = 1; i <= 600; ++i) {
+    REQUIRE(w.step(kDt));
+    const Real x = (*w.body(bob)).centerOfMass.x;
+    const Real e = swingEnergy(w, bob, -L);
+    maxE = std::max(maxE, e);
+    sum += e, ++samples;
+    if (prevX < 0.0 && x >= 0.0) {  // upward crossing, interpolated
+      crossings.push_back((i - 1 + prevX / (prevX - x)) * kDt);
+      if (crossings.size() > 1) meanEnergy.push_back(sum / samples);
+      sum = 0.0, samples = 0;
+    }
+    prevX = x;
+  }
+  REQUIRE(crossings.size() >= 4);
+  const Real period = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  const Real simple = 2.0 * kPi * std::sqrt(L / 9.81);
+  // The physical pendulum (sphere about the pivot) with the finite-amplitude correction.
+  const Real physical =
+      simple * std::sqrt(1.0 + 0.4 * r * r / (L * L)) * (1.0 + theta0 * theta0 / 16.0);
+  INFO("period " << period << " s, simple " << simple << ", physical " << physical);
+  INFO("mean energy over the first period " << meanEnergy.front() / e0 << ", over the last "
+                                            << meanEnergy.back() / e0 << " of the start");
+  CHECK_THAT(period, WithinRel(simple, 0.01));
+  CHECK_THAT(period, WithinRel(physical, 0.01));
+  // The soft joint gives a little under the bob's weight (g / omega^2, 0.07 mm at 60 Hz): 2% of
+  // this small swing's energy goes into that sag in the first swing. From then on it keeps.
+  CHECK_THAT(meanEnergy.front(), WithinRel(e0, 0.03));
+  for (Real e : meanEnergy) CHECK_THAT(e, WithinRel(meanEnergy.front(), 0.01));
+  CHECK(meanEnergy.back() <= meanEnergy.front() * (1.0 + 1e-4));  // no gain
+  CHECK(maxE < 1.02 * e0);
+  const JointView jv = *w.joint(w.jointIds()[0]);
+  CHECK(glm::length(jv.anchorA - jv.anchorB) < 1e-3);
+}
+
+namespace {
+
+BodyId addCapsule(World& w, const Vec3& pos, Real radius, Real halfHeight, Real density = 1000.0) {
+  BodyDef def;
+  def.shape = *makeCapsule(radius, halfHeight);
+  def.position = pos;
+  def.density = density;
+  return *w.createBody(def);
+}
+
+// The angle (rad) of a body's rotation about `axis` relative to identity (hinges about z).
+Real angleAbout(const Quat& q, const Vec3& axis) {
+  Quat r = q;
+  if (r.w < 0.0) r = -r;
+  return 2.0 * std::atan2(glm::dot(Vec3(r.x, r.y, r.z), axis), r.w);
+}
+
+}  // namespace
+
+TEST_CASE("A hinge limit holds within 1 degree under a 100 N m load", "[joints]") {
+  World w;
+  const BodyId bar = addBox(w, Vec3(0.5, 0.0, 0.0), Vec3(0.5, 0.05, 0.05));
+  HingeJointDef def;
+  def.a = bar;
+  def.anchor = Vec3(0.0);
+  def.axis = Vec3(0.0, 0.0, 1.0);
+  def.limits = {true, -0.5, 0.5};
+  const JointId id = *w.createJoint(def);
+  Real worst = 0.0, worstOff = 0.0;
+  for (int i = 0; i < 300; ++i) {
+    // Alternate the load's sign each second: it slams into both stops.
+    const Real sign = (i / 60) % 2 == 0 ? 1.0 : -1.0;
+    w.applyTorque(bar, Vec3(0.0, 0.0, sign * 100.0));
+    REQUIRE(w.step(kDt));
+    const JointView v = *w.joint(id);
+    worst = std::max(worst, std::abs(v.position) - 0.5);
+    const BodyView b = *w.body(bar);
+    worstOff = std::max(worstOff, std::abs(angleAbout(b.rotation, Vec3(1.0, 0.0, 0.0))));
+  }
+  INFO("limit exceeded by at most " << worst * 180.0 / kPi << " degrees; axis tilt "
+                                    << worstOff * 180.0 / kPi << " degrees");
+  CHECK(worst < kPi / 180.0);
+  CHECK(worstOff < 0.5 * kPi / 180.0);
+  CHECK(glm::length((*w.joint(id)).reactionTorque) > 50.0);  // the stop carries the load
+}
+
+TEST_CASE("A hinge motor reaches its target speed against friction", "[joints]") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  const BodyId wheel = addBox(w, Vec3(0.0), Vec3(0.5, 0.5, 0.1));
+  HingeJointDef def;
+  def.a = BodyId{};
+  def.b = wheel;
+  def.anchor = Vec3(0.0);
+  def.axis = Vec3(0.0, 0.0, 1.0);
+  def.motor = {true, 3.0, 100.0};
+  const JointId id = *w.createJoint(def);
+  for (int i = 0; i < 180; ++i) {
+    w.applyTorque(wheel, Vec3(0.0, 0.0, -20.0));  // friction in the bearing
+    REQUIRE(w.step(kDt));
+  }
+  const Real speed = (*w.body(wheel)).angularVelocity.z;
+  INFO("speed " << speed << " rad/s");
+  CHECK_THAT(speed, WithinRel(3.0, 0.02));
+  // Reverse and slow it down between steps.
+  REQUIRE(w.setJointMotor(id, {true, -1.0, 100.0}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.body(wheel)).angularVelocity.z, WithinRel(-1.0, 0.02));
+  // A weak motor cannot hold the speed against a larger load.
+  REQUIRE(w.setJointMotor(id, {true, 3.0, 1.0}));
+  for (int i = 0; i < 60; ++i) {
+    w.applyTorque(wheel, Vec3(0.0, 0.0, -20.0));
+    REQUIRE(w.step(kDt));
+  }
+  CHECK((*w.body(wheel)).angularVelocity.z < -1.0);
+}
+
+TEST_CASE("A 50-link chain holding a mass 50 times a link stretches < 1% and rests", "[joints]") {
+  // Joint softness lets a joint give by load / (link mass * omega^2), and the joint hertz is
+  // capped at a quarter of the substep rate: a 50x load needs 16 substeps (240 Hz). At the
+  // default 4 substeps (60 Hz) this chain stretches about 5%.
+  World w;
+  editSettings(w, [](Settings& s) { s.solver.substeps = 16; });
+  const int n = 50;
+  const Real r = 0.05, hh = 0.05, link = 2.0 * (r + hh);  // 0.2 m between joints
+  std::vector<BodyId> links;
+  BodyId prev;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 c(0.0, -link * (i + 0.5), 0.0);
+    const BodyId b = addCapsule(w, c, r, hh);
+    BallJointDef def;
+    def.a = prev;
+    def.b = b;
+    def.anchor = Vec3(0.0, -link * i, 0.0);
+    REQUIRE(w.createJoint(def));
+    links.push_back(b);
+    prev = b;
+  }
+  const Real linkMass = (*w.body(links[0])).mass;
+  const Real R = 0.2;
+  const Real heavyDensity = 50.0 * linkMass / (4.0 / 3.0 * kPi * R * R * R);
+  const BodyId heavy = addSphere(w, Vec3(0.0, -link * n - R, 0.0), R, heavyDensity);
+  BallJointDef end;
+  end.a = prev;
+  end.b = heavy;
+  end.anchor = Vec3(0.0, -link * n, 0.0);
+  REQUIRE(w.createJoint(end));
+  CHECK_THAT((*w.body(heavy)).mass, WithinRel(50.0 * linkMass, 1e-9));
+  Real worstStretch = 0.0;
+  for (int i = 0; i < 900; ++i) {
+    REQUIRE(w.step(kDt));
+    const Vec3 bottom = (*w.body(heavy)).centerOfMass + Vec3(0.0, R, 0.0);
+    (void)bottom;
+    Real length = 0.0;
+    for (int k = 0; k + 1 < n; ++k)
+      length +=
+          glm::length((*w.body(links[k + 1])).centerOfMass - (*w.body(links[k])).centerOfMass);
+    worstStretch = std::max(worstStretch, length / (link * (n - 1)) - 1.0);
+  }
+  Real fastest = 0.0;
+  for (BodyId b : links) fastest = std::max(fastest, glm::length((*w.body(b)).linearVelocity));
+  fastest = std::max(fastest, glm::length((*w.body(heavy)).linearVelocity));
+  const Real hang = -(*w.body(heavy)).centerOfMass.y - R;
+  INFO("worst stretch " << worstStretch * 100.0 << "%, final hang " << hang << " m of " << link * n
+                        << ", fastest " << fastest << " m/s");
+  CHECK(worstStretch < 0.01);
+  CHECK(hang < 1.01 * link * n);
+  CHECK(fastest < 0.05);
+}
+
+TEST_CASE("A fixed joint keeps the relative pose under load", "[joints]") {
+  World w;
+  const BodyId base = addBox(w, Vec3(0.0, 2.0, 0.0), Vec3(0.25));
+  const BodyId arm = addBox(w, Vec3(0.75, 2.0, 0.0), Vec3(0.5, 0.1, 0.1));
+  FixedJointDef toWorld;
+  toWorld.b = base;
+  REQUIRE(w.createJoint(toWorld));
+  FixedJointDef weld;
+  weld.a = base;
+  weld.b = arm;
+  const JointId id = *w.createJoint(weld);
+  const Quat q0 = glm::conjugate((*w.body(base)).rotation) * (*w.body(arm)).rotation;
+  Real worstAnchor = 0.0, worstAngle = 0.0;
+  for (int i = 0; i < 180; ++i) {
+    w.applyForce(arm, Vec3(0.0, -50.0, 25.0), (*w.body(arm)).centerOfMass + Vec3(0.5, 0.0, 0.0));
+    REQUIRE(w.step(kDt));
+    const JointView v = *w.joint(id);
+    worstAnchor = std::max(worstAnchor, glm::length(v.anchorA - v.anchorB));
+    const Quat q = glm::conjugate((*w.body(base)).rotation) * (*w.body(arm)).rotation;
+    worstAngle = std::max(worstAngle, 2.0 * std::acos(std::min(1.0, std::abs(glm::dot(q, q0)))));
+  }
+  INFO("anchor error " << worstAnchor * 1000.0 << " mm, angle " << worstAngle * 180.0 / kPi
+                       << " degrees");
+  CHECK(worstAnchor < 1e-3);
+  CHECK(worstAngle < 0.5 * kPi / 180.0);
+}
+
+TEST_CASE("A slider keeps its axis and its limits", "[joints]") {
+  World w;
+  const BodyId box = addBox(w, Vec3(0.0, 1.0, 0.0), Vec3(0.2));
+  SliderJointDef def;
+  def.b = box;
+  def.anchor = Vec3(0.0, 1.0, 0.0);
+  def.axis = Vec3(1.0, 0.0, 0.0);
+  def.limits = {true, -0.5, 0.5};
+  const JointId id = *w.createJoint(def);
+  Real worst = 0.0, off = 0.0, tilt = 0.0;
+  for (int i = 0; i < 240; ++i) {
+    const Real sign = (i / 60) % 2 == 0 ? 1.0 : -1.0;
+    w.applyForce(box, Vec3(sign * 2000.0, 0.0, 0.0), (*w.body(box)).centerOfMass + Vec3(0, 0.2, 0));
+    REQUIRE(w.step(kDt));
+    const BodyView b = *w.body(box);
+    worst = std::max(worst, std::abs((*w.joint(id)).position) - 0.5);
+    off = std::max(off, std::abs(b.centerOfMass.y - 1.0) + std::abs(b.centerOfMass.z));
+    tilt = std::max(tilt, angleOf(b.rotation));
+  }
+  INFO("limit exceeded by " << worst * 1000.0 << " mm; off the axis " << off * 1000.0
+                            << " mm; turned " << tilt * 180.0 / kPi << " degrees");
+  CHECK(worst < 0.01);
+  CHECK(off < 1e-3);
+  CHECK(tilt < 0.5 * kPi / 180.0);
+  // The motor drives it to a stop.
+  REQUIRE(w.setJointMotor(id, {true, 1.0, 1000.0}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(0.5, 0.01));
+}
+
+TEST_CASE("A distance rope holds its length, a distance spring oscillates at its hertz",
+          "[joints]") {
+  SECTION("rope") {
+    World w;
+    const BodyId ball = addSphere(w, Vec3(0.5, 0.0, 0.0), 0.1);
+    DistanceJointDef def;
+    def.b = ball;
+    def.anchorA = Vec3(0.0);
+    def.anchorB = Vec3(0.5, 0.0, 0.0);
+    def.minLength = 0.0;
+    def.maxLength = 1.0;
+    const JointId id = *w.createJoint(def);
+    Real longest = 0.0, shortest = 1e9;
+    for (int i = 0; i < 300; ++i) {
+      REQUIRE(w.step(kDt));
+      const Real l = (*w.joint(id)).position;
+      longest = std::max(longest, l), shortest = std::min(shortest, l);
+    }
+    INFO("length " << shortest << " .. " << longest << " m");
+    CHECK(longest < 1.005);
+    CHECK(longest > 0.99);  // it did fall taut
+  }
+  SECTION("spring") {
+    World w;
+    editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+    const BodyId ball = addSphere(w, Vec3(1.0, 0.0, 0.0), 0.1);
+    DistanceJointDef def;
+    def.b = ball;
+    def.anchorA = Vec3(0.0);
+    def.anchorB = Vec3(1.0, 0.0, 0.0);
+    def.minLength = 0.0;
+    def.maxLength = 10.0;
+    def.spring = {true, 2.0, 0.0};
+    const JointId id = *w.createJoint(def);
+    w.setLinearVelocity(ball, Vec3(0.2, 0.0, 0.0));
+    std::vector<Real> crossings;
+    Real prev = 0.0;
+    for (int i = 1; i <= 300; ++i) {
+      REQUIRE(w.step(kDt));
+      const Real x = (*w.joint(id)).position - 1.0;
+      if (prev < 0.0 && x >= 0.0) crossings.push_back((i - 1 + prev / (prev - x)) * kDt);
+      prev = x;
+    }
+    REQUIRE(crossings.size() >= 5);
+    const Real period = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+    INFO("period " << period << " s (2 Hz: 0.5 s)");
+    CHECK_THAT(1.0 / period, WithinRel(2.0, 0.02));
+  }
+}
+
+TEST_CASE("A swing-twist cone limit holds within 1 degree", "[joints]") {
+  World w;
+  const BodyId limb = addCapsule(w, Vec3(0.0, -0.5, 0.0), 0.08, 0.35);
+  SwingTwistJointDef def;
+  def.b = limb;
+  def.anchor = Vec3(0.0);
+  def.axis = Vec3(0.0, -1.0, 0.0);
+  def.swing = 0.5;
+  def.twistLower = -0.3;
+  def.twistUpper = 0.3;
+  const JointId id = *w.createJoint(def);
+  Real worstSwing = 0.0, worstTwist = 0.0;
+  for (int i = 0; i < 360; ++i) {
+    const Real t = i * kDt;
+    const BodyView b = *w.body(limb);
+    w.applyForce(limb, 300.0 * Vec3(std::cos(2.0 * t), 0.0, std::sin(2.0 * t)), b.centerOfMass);
+    w.applyTorque(limb, Vec3(0.0, (i / 90) % 2 == 0 ? 30.0 : -30.0, 0.0));
+    REQUIRE(w.step(kDt));
+    const BodyView a = *w.body(limb);
+    const Vec3 down = a.rotation * Vec3(0.0, -1.0, 0.0);
+    const Real swing = std::acos(std::clamp(-down.y, -1.0, 1.0));
+    worstSwing = std::max(worstSwing, swing - 0.5);
+    worstTwist = std::max(worstTwist, std::abs((*w.joint(id)).position) - 0.3);
+  }
+  INFO("swing exceeded by " << worstSwing * 180.0 / kPi << " degrees, twist by "
+                            << worstTwist * 180.0 / kPi);
+  CHECK(worstSwing < kPi / 180.0);
+  CHECK(worstTwist < kPi / 180.0);
+}
+
+TEST_CASE("Jointed bodies do not collide unless the joint asks", "[joints]") {
+  for (bool collide : {false, true}) {
+    World w;
+    editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+    const BodyId a = addBox(w, Vec3(0.0), Vec3(0.5));
+    const BodyId b = addBox(w, Vec3(0.8, 0.0, 0.0), Vec3(0.5));
+    BallJointDef def;
+    def.a = a;
+    def.b = b;
+    def.anchor = Vec3(0.4, 0.0, 0.0);
+    def.collideConnected = collide;
+    const JointId id = *w.createJoint(def);
+    REQUIRE(w.step(kDt));
+    CHECK(w.manifolds().empty() == !collide);
+    // Destroying the joint lets them collide again.
+    w.destroyJoint(id);
+    REQUIRE(w.step(kDt));
+    CHECK_FALSE(w.manifolds().empty());
+  }
+}
+
+namespace {
+
+uint64_t runChainScene() {
+  World w;
+  addGround(w);
+  BodyId prev;
+  for (int i = 0; i < 10; ++i) {
+    const BodyId b = addBox(w, Vec3(0.3 * i + 0.15, 3.0, 0.0), Vec3(0.15, 0.05, 0.1));
+    HingeJointDef def;
+    def.a = prev;
+    def.b = b;
+    def.anchor = Vec3(0.3 * i, 3.0, 0.0);
+    def.axis = Vec3(0.0, 0.0, 1.0);
+    def.limits = {true, -1.0, 1.0};
+    REQUIRE(w.createJoint(def));
+    prev = b;
+  }
+  for (int i = 0; i < 5; ++i) addBox(w, Vec3(0.5 * i, 5.0 + i, 0.0), Vec3(0.2));
+  for (int i = 0; i < 240; ++i) REQUIRE(w.step(kDt));
+  return w.stateHash();
+}
+
+}  // namespace
+
+TEST_CASE("Joints are deterministic: two runs are bit-identical", "[joints]") {
+  CHECK(runChainScene() == runChainScene());
+}
+
+TEST_CASE("A resting pendulum chain sleeps and wakes when hit", "[joints]") {
+  World w;
+  addGround(w);
+  std::vector<BodyId> links;
+  BodyId prev;
+  for (int i = 0; i < 5; ++i) {
+    const BodyId b = addBox(w, Vec3(0.0, 3.0 - 0.2 * (i + 0.5), 0.0), Vec3(0.05, 0.1, 0.05));
+    BallJointDef def;
+    def.a = prev;
+    def.b = b;
+    def.anchor = Vec3(0.0, 3.0 - 0.2 * i, 0.0);
+    REQUIRE(w.createJoint(def));
+    links.push_back(b);
+    prev = b;
+  }
+  int steps = 0;
+  auto anyAwake = [&] {
+    for (BodyId b : links)
+      if ((*w.body(b)).awake) return true;
+    return false;
+  };
+  while (anyAwake() && steps < 600) {
+    REQUIRE(w.step(kDt));
+    ++steps;
+  }
+  INFO("asleep after " << steps << " steps");
+  REQUIRE_FALSE(anyAwake());
+  REQUIRE(w.step(kDt));
+  CHECK(w.stats().islands == 0);
+  // A ball thrown at the bottom link wakes the whole chain.
+  const BodyId ball = addSphere(w, Vec3(-1.0, 2.1, 0.0), 0.1);
+  w.setLinearVelocity(ball, Vec3(8.0, 0.0, 0.0));
+  bool allAwake = false;
+  for (int i = 0; i < 30 && !allAwake; ++i) {
+    REQUIRE(w.step(kDt));
+    allAwake =
+        std::all_of(links.begin(), links.end(), [&](BodyId b) { return (*w.body(b)).awake; });
+  }
+  CHECK(allAwake);
+  CHECK(glm::length((*w.body(links.front())).angularVelocity) > 0.0);
+}
+
+TEST_CASE("Joint definitions are validated, naming the field", "[joints]") {
+  World w;
+  const BodyId a = addBox(w, Vec3(0.0));
+  const BodyId b = addBox(w, Vec3(2.0, 0.0, 0.0));
+  auto error = [&](const JointDef& def) {
+    Expected<JointId> id = w.createJoint(def);
+    return id ? std::string("ok") : id.error();
+  };
+  BallJointDef same;
+  same.a = a;
+  same.b = a;
+  CHECK_THAT(error(same), Catch::Contains("JointDef.b") && Catch::Contains("same body"));
+  BallJointDef world;
+  CHECK_THAT(error(world), Catch::Contains("static world"));
+  HingeJointDef zero;
+  zero.a = a;
+  zero.axis = Vec3(0.0);
+  CHECK_THAT(error(zero), Catch::Contains("JointDef.axis") && Catch::Contains("zero"));
+  HingeJointDef order;
+  order.a = a;
+  order.limits = {true, 1.0, -1.0};
+  CHECK_THAT(error(order),
+             Catch::Contains("JointDef.limits") && Catch::Contains("lower 1 > upper -1"));
+  BallJointDef nan;
+  nan.a = a;
+  nan.anchor = Vec3(std::numeric_limits<Real>::quiet_NaN());
+  CHECK_THAT(error(nan), Catch::Contains("JointDef.anchor"));
+  DistanceJointDef bounds;
+  bounds.a = a;
+  bounds.b = b;
+  bounds.minLength = 2.0;
+  bounds.maxLength = 1.0;
+  CHECK_THAT(error(bounds), Catch::Contains("JointDef.minLength"));
+  SwingTwistJointDef twist;
+  twist.a = a;
+  twist.twistLower = 0.5;
+  twist.twistUpper = -0.5;
+  CHECK_THAT(error(twist), Catch::Contains("JointDef.twist"));
+  BallJointDef breakForce;
+  breakForce.a = a;
+  breakForce.breakForce = 0.0;
+  CHECK_THAT(error(breakForce), Catch::Contains("JointDef.breakForce"));
+  // A destroyed body cannot be joined; destroying a body destroys its joints.
+  BallJointDef ok;
+  ok.a = a;
+  ok.b = b;
+  ok.anchor = Vec3(1.0, 0.0, 0.0);
+  const JointId id = *w.createJoint(ok);
+  CHECK(w.jointCount() == 1);
+  w.destroyBody(b);
+  CHECK_FALSE(w.isAlive(id));
+  CHECK(w.jointCount() == 0);
+  CHECK_THAT(error(ok), Catch::Contains("JointDef.b") && Catch::Contains("not alive"));
+  CHECK_FALSE(w.joint(id));
+  // A slot is reused with the next generation.
+  ok.b = BodyId{};
+  const JointId again = *w.createJoint(ok);
+  CHECK(again.index == id.index);
+  CHECK(again.generation == id.generation + 1);
+  CHECK_FALSE(w.isAlive(id));
+  CHECK_FALSE(w.setJointMotor(again, {true, 1.0, 1.0}));  // a ball joint has no motor
+}
+
+TEST_CASE("A joint breaks above its break force and is reported", "[joints]") {
+  World w;
+  const BodyId box = addBox(w, Vec3(0.0, -0.5, 0.0), Vec3(0.2));  // 64 kg
+  BallJointDef def;
+  def.b = box;
+  def.anchor = Vec3(0.0);
+  def.breakForce = 1000.0;
+  const JointId id = *w.createJoint(def);
+  for (int i = 0; i < 30; ++i) REQUIRE(w.step(kDt));
+  REQUIRE(w.isAlive(id));
+  const JointView v = *w.joint(id);
+  INFO("reaction " << v.reactionForce.x << ", " << v.reactionForce.y << ", " << v.reactionForce.z);
+  CHECK_THAT(v.reactionForce.y, WithinRel(64.0 * 9.81, 0.02));  // holds the weight
+  w.applyForce(box, Vec3(0.0, -2000.0, 0.0), (*w.body(box)).centerOfMass);
+  REQUIRE(w.step(kDt));
+  CHECK_FALSE(w.isAlive(id));
+  REQUIRE(w.brokenJoints().size() == 1);
+  CHECK(w.brokenJoints()[0] == id);
+  REQUIRE(w.step(kDt));
+  CHECK(w.brokenJoints().empty());
+  CHECK((*w.body(box)).linearVelocity.y < -0.1);  // falling free
+}
+
+TEST_CASE("A scene file's joints load, build and run", "[joints][scene]") {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/tests/data/joints_scene.json");
+  REQUIRE(scene);
+  REQUIRE(scene->joints.size() == 6);
+  CHECK(scene->joints[0].a == -1);
+  CHECK(scene->joints[0].b == 1);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  REQUIRE(w.jointCount() == 6);
+  const std::vector<JointId> joints = w.jointIds();
+  CHECK((*w.joint(joints[1])).type == JointType::Hinge);
+  CHECK((*w.joint(joints[1])).motor.enabled);
+  CHECK((*w.joint(joints[3])).breakForce == 10000.0);
+  Real worstGap = 0.0;
+  for (int i = 0; i < 240; ++i) {
+    REQUIRE(w.step(kDt));
+    for (JointId id : joints) {
+      const JointView v = *w.joint(id);
+      if (v.type != JointType::Distance && v.type != JointType::Slider)
+        worstGap = std::max(worstGap, glm::length(v.anchorA - v.anchorB));
+    }
+  }
+  INFO("worst anchor gap " << worstGap * 1000.0 << " mm");
+  CHECK(worstGap < 0.01);
+  // The pendulum still swings; the door's motor (1 rad/s) has turned it to its upper limit.
+  const std::vector<BodyId> bodies = w.bodyIds();
+  CHECK((*w.body(bodies[1])).awake);
+  CHECK_THAT((*w.joint(joints[1])).position, WithinAbs(1.5, 0.02));
+}
+
+TEST_CASE("The 40-plank bridge under 20 boxes holds its anchors within 1 cm", "[joints][scene]") {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/bridge.json");
+  REQUIRE(scene);
+  REQUIRE(scene->joints.size() == 41);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  Real worst = 0.0, worstLate = 0.0;
+  for (int i = 0; i < 600; ++i) {
+    REQUIRE(w.step(kDt));
+    for (JointId id : w.jointIds()) {
+      const JointView v = *w.joint(id);
+      const Real gap = glm::length(v.anchorA - v.anchorB);
+      worst = std::max(worst, gap);
+      if (i == 599) worstLate = std::max(worstLate, gap);
+    }
+  }
+  Real fastest = 0.0;
+  for (BodyId id : w.bodyIds())
+    fastest = std::max(fastest, glm::length((*w.body(id)).linearVelocity));
+  INFO("worst anchor gap " << worst * 1000.0 << " mm, after 10 s " << worstLate * 1000.0
+                           << " mm; fastest body " << fastest << " m/s");
+  CHECK(worstLate < 0.01);
+  CHECK(worst < 0.05);  // while the boxes land
+  CHECK(w.jointCount() == 41);
+}
+
+TEST_CASE("A hinge spring oscillates at its hertz, setters change it between steps", "[joints]") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  // Hinged at its centre: the spring's row mass is the body's inertia about the axis.
+  const BodyId wheel = addBox(w, Vec3(0.0), Vec3(0.5, 0.5, 0.1));
+  HingeJointDef def;
+  def.b = wheel;
+  def.anchor = Vec3(0.0);
+  def.axis = Vec3(0.0, 0.0, 1.0);
+  def.spring = {true, 1.5, 0.0};
+  const JointId id = *w.createJoint(def);
+  w.setAngularVelocity(wheel, Vec3(0.0, 0.0, 1.0));
+  std::vector<Real> crossings;
+  Real prev = 0.0;
+  for (int i = 1; i <= 300; ++i) {
+    REQUIRE(w.step(kDt));
+    const Real x = (*w.joint(id)).position;
+    if (prev < 0.0 && x >= 0.0) crossings.push_back((i - 1 + prev / (prev - x)) * kDt);
+    prev = x;
+  }
+  REQUIRE(crossings.size() >= 4);
+  const Real period = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  INFO("period " << period << " s (1.5 Hz: " << 1.0 / 1.5 << " s)");
+  CHECK_THAT(1.0 / period, WithinRel(1.5, 0.02));
+  // Critically damped and stiffer: it comes back to 0 and stays.
+  REQUIRE(w.setJointSpring(id, {true, 4.0, 1.0}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(0.0, 0.01));
+  // Limits set between steps hold against the motor.
+  REQUIRE(w.setJointSpring(id, {}));
+  REQUIRE(w.setJointLimits(id, {true, -0.2, 0.3}));
+  REQUIRE(w.setJointMotor(id, {true, 2.0, 50.0}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(0.3, 0.01));
+  CHECK_THAT((*w.joint(id)).reactionTorque.z, WithinAbs(0.0, 1e-6 + 50.0));
+  CHECK_FALSE(w.setJointLimits(id, {true, 1.0, 0.0}));
+  CHECK_FALSE(w.setJointSpring(id, {true, -1.0, 0.0}));
+}
+
+TEST_CASE("A kinematic body drives what is jointed to it", "[joints]") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  BodyDef k;
+  k.type = BodyType::Kinematic;
+  k.shape = boxHull(Vec3(0.2));
+  const BodyId crank = *w.createBody(k);
+  const BodyId rod = addBox(w, Vec3(1.0, 0.0, 0.0), Vec3(0.5, 0.05, 0.05));
+  FixedJointDef def;
+  def.a = crank;
+  def.b = rod;
+  REQUIRE(w.createJoint(def));
+  w.setAngularVelocity(crank, Vec3(0.0, 0.0, 1.0));
+  for (int i = 0; i < 60; ++i) REQUIRE(w.step(kDt));
+  const BodyView r = *w.body(rod);
+  INFO("rod centre " << r.centerOfMass.x << ", " << r.centerOfMass.y);
+  CHECK_THAT(r.centerOfMass.x, WithinAbs(std::cos(1.0), 0.01));
+  CHECK_THAT(r.centerOfMass.y, WithinAbs(std::sin(1.0), 0.01));
+  CHECK_THAT(r.angularVelocity.z, WithinAbs(1.0, 0.02));
+}
+
+TEST_CASE("Box3D's joint_grid scene stays connected", "[joints][scene]") {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/joint_grid.json");
+  REQUIRE(scene);
+  CHECK(scene->bodies.size() == 10000);
+  CHECK(scene->joints.size() == 19701);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  for (int i = 0; i < 100; ++i) REQUIRE(w.step(kDt));
+  Real worst = 0.0;
+  for (JointId id : w.jointIds()) {
+    const JointView v = *w.joint(id);
+    worst = std::max(worst, glm::length(v.anchorA - v.anchorB));
+  }
+  INFO("widest anchor gap after 100 steps " << worst * 1000.0 << " mm");
+  CHECK(w.jointCount() == 19701);
+  CHECK(worst < 0.1);            // connected: no joint has let go
+  CHECK(w.manifolds().empty());  // the spheres never touch
+}
+
+namespace {
+
+struct RagdollRun {
+  Real widestGap = 0.0;  // m, any joint, any step
+  int settled = -1;      // steps until every body slept; -1: not within 10 s
+  int joints = 0;
+};
+
+RagdollRun runRagdolls() {
+  const auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/ragdolls.json");
+  REQUIRE(scene);
+  REQUIRE(scene->joints.size() == 200);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  World& w = **world;
+  RagdollRun r;
+  for (int i = 0; i < 600; ++i) {
+    REQUIRE(w.step(kDt));
+    for (JointId id : w.jointIds()) {
+      const JointView v = *w.joint(id);
+      r.widestGap = std::max(r.widestGap, glm::length(v.anchorA - v.anchorB));
+    }
+    if (r.settled < 0 && w.stats().awakeBodies == 0) r.settled = i + 1;
+  }
+  r.joints = w.jointCount();
+  return r;
+}
+
+}  // namespace
+
+// Issue 15's bar (anchors within 1 cm at every step, all asleep within 10 s) is not met yet at
+// the default 4 substeps: gaps reach 7 cm while limbs land on stair edges (3 cm at 8 substeps)
+// and 5.6 mm at rest where a hinge limit and the ground press a light limb from both sides; limbs
+// left dangling over stair edges swing like pendulums (the swing-twists have no friction), so the
+// pile does not sleep within 10 s. This test holds what is met: no joint lets go (10 cm).
+TEST_CASE("20 ragdolls thrown down stairs stay whole", "[joints][scene]") {
+  const RagdollRun r = runRagdolls();
+  INFO("widest anchor gap " << r.widestGap * 1000.0 << " mm; all asleep after " << r.settled
+                            << " steps");
+  CHECK(r.joints == 200);
+  CHECK(r.widestGap < 0.1);
+}
+
+TEST_CASE("Joints at their value bounds step without a floating-point trap", "[joints][robust]") {
+  // FP exceptions are enabled in the tests (main.cpp): an overflow in the rows would trap here.
+  World w;
+  const BodyId a = addSphere(w, Vec3(0.0), 0.5);
+  const BodyId b = addSphere(w, Vec3(2.0, 0.0, 0.0), 0.5);
+  HingeJointDef def;
+  def.a = a;
+  def.b = b;
+  def.anchor = Vec3(1e9, 0.0, 0.0);
+  def.axis = Vec3(0.0, 0.0, 1e300);  // scaled before it is normalised
+  def.limits = {true, -1e9, 1e9};
+  def.motor = {true, 1e9, 1e12};
+  def.spring = {true, 1e6, 1e6};
+  REQUIRE(w.createJoint(def));
+  for (int i = 0; i < 10; ++i) REQUIRE(w.step(kDt));
+  INFO("bodies left " << w.bodyCount() << ", non-finite events " << w.nonFiniteEvents().size());
+  CHECK(w.bodyCount() + static_cast<int>(w.nonFiniteEvents().size()) == 2);
+  // Past the bounds: rejected, naming the field.
+  def.anchor = Vec3(1e300, 0.0, 0.0);
+  Expected<JointId> far = w.createJoint(def);
+  REQUIRE_FALSE(far);
+  CHECK_THAT(far.error(), Catch::Contains("JointDef.anchor"));
+}
