@@ -182,6 +182,7 @@ BodyView World::viewOf(int index) const {
   v.rollingResistance = b.rollingResistance;
   v.awake = b.awake;
   v.userData = b.userData;
+  v.filter = b.filter;
   return v;
 }
 
