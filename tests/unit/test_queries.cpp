@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "tumble/scene.h"
 #include "tumble/shape_cast.h"
 #include "world_fixtures.h"
 
@@ -361,4 +362,24 @@ TEST_CASE("queries are deterministic and change no simulation bits", "[query][de
     CHECK(ra[k].body == rb[k].body);
     CHECK(ra[k].fraction == rb[k].fraction);
   }
+}
+
+TEST_CASE("scene files give bodies their filter and name a bad bit", "[query][filter][scene]") {
+  const auto scene = parseScene(
+      R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"category": [0, 63],
+          "mask": [2], "group": -4}}, {"shape": {"sphere": {"radius": 1}}}]})",
+      "t", SceneDirs{});
+  REQUIRE(scene);
+  CHECK(scene->bodies[0].filter.category == (uint64_t{1} | uint64_t{1} << 63));
+  CHECK(scene->bodies[0].filter.mask == 4);
+  CHECK(scene->bodies[0].filter.group == -4);
+  CHECK(scene->bodies[1].filter == BodyFilter{});
+  const auto bad = parseScene(
+      R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"mask": [64]}}]})", "t",
+      SceneDirs{});
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(), Catch::Matchers::Contains("bodies[0].filter.mask[0]"));
+  CHECK_FALSE(parseScene(
+      R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"bits": [1]}}]})", "t",
+      SceneDirs{}));
 }
