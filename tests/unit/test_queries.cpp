@@ -148,7 +148,7 @@ TEST_CASE("shape casts never pass the time of impact and agree with overlaps", "
   World w{Settings{}};
   buildMixedScene(w, rng);
   std::uniform_real_distribution<Real> p(-5.0, 5.0), y(3.5, 6.0);
-  int hits = 0;
+  int hits = 0, maxIterations = 0, sumIterations = 0;
   for (int i = 0; i < 200; ++i) {
     const Shape s = randomConvex(rng, i);
     const Transform xf{Vec3(p(rng), y(rng), p(rng)), randomRotation(rng)};
@@ -163,6 +163,8 @@ TEST_CASE("shape casts never pass the time of impact and agree with overlaps", "
       continue;
     }
     ++hits;
+    maxIterations = std::max(maxIterations, hit->iterations);
+    sumIterations += hit->iterations;
     // Just before the hit nothing overlaps; just after, the body hit does.
     const Real before = std::max(0.0, hit->fraction - 1e-6);
     CHECK(w.overlapShape(s, {xf.position + before * translation, xf.rotation}).empty());
@@ -173,6 +175,8 @@ TEST_CASE("shape casts never pass the time of impact and agree with overlaps", "
     CHECK(glm::dot(hit->normal, translation) <= 1e-9);
   }
   CHECK(hits > 40);  // representative: most sweeps down into the scene hit something
+  // Newton's steps converge well before the cap (the winning body's queries).
+  CHECK(maxIterations < kCastMaxIterations / 2);
 }
 
 TEST_CASE("ray all-hits equals brute force over every body", "[query][ray]") {
@@ -374,12 +378,50 @@ TEST_CASE("scene files give bodies their filter and name a bad bit", "[query][fi
   CHECK(scene->bodies[0].filter.mask == 4);
   CHECK(scene->bodies[0].filter.group == -4);
   CHECK(scene->bodies[1].filter == BodyFilter{});
-  const auto bad = parseScene(
-      R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"mask": [64]}}]})", "t",
-      SceneDirs{});
+  const auto bad =
+      parseScene(R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"mask": [64]}}]})",
+                 "t", SceneDirs{});
   REQUIRE_FALSE(bad);
   CHECK_THAT(bad.error(), Catch::Matchers::Contains("bodies[0].filter.mask[0]"));
-  CHECK_FALSE(parseScene(
-      R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"bits": [1]}}]})", "t",
-      SceneDirs{}));
+  CHECK_FALSE(
+      parseScene(R"({"bodies": [{"shape": {"sphere": {"radius": 1}}, "filter": {"bits": [1]}}]})",
+                 "t", SceneDirs{}));
+}
+
+TEST_CASE("castCores: analytic times of impact of round cores, and its ends", "[query][cast]") {
+  const Settings s;
+  const Quat id(1, 0, 0, 0);
+  // Two perpendicular capsules: the segments' gap is vertical, touching when it is 0.5.
+  const Shape a = *makeCapsule(0.2, 1.0);
+  const Shape b = *makeCapsule(0.3, 1.0);
+  const Quat alongX = glm::angleAxis(0.5 * glm::pi<Real>(), Vec3(0, 0, 1));
+  const Quat alongZ = glm::angleAxis(0.5 * glm::pi<Real>(), Vec3(1, 0, 0));
+  const CastResult cross = castCores(a.support(), {Vec3(0.1, 5, 0.2), alongX}, 0.2, Vec3(0, -10, 0),
+                                     b.support(), {Vec3(0), alongZ}, 0.3, 1.0, s.gjk);
+  REQUIRE(cross.status == CastStatus::Hit);
+  CHECK_THAT(cross.fraction, WithinRel(0.45, 1e-12));
+  CHECK_THAT(cross.normal.y, WithinAbs(1.0, 1e-12));
+  CHECK_THAT(cross.point.y, WithinAbs(0.3, 1e-9));
+  CHECK(cross.iterations <= 3);
+  // A ball grazing a cylinder's rim (exact support, curved): (x + 1)^2 + 0.1^2 = 0.25^2.
+  const Shape drum = *makeCylinder(1.0, 0.5);
+  const Shape ball = *makeSphere(0.25);
+  const CastResult rim = castCores(ball.support(), {Vec3(-4, 0.6, 0), id}, 0.25, Vec3(4, 0, 0),
+                                   drum.support(), {Vec3(0), id}, 0.0, 1.0, s.gjk);
+  REQUIRE(rim.status == CastStatus::Hit);
+  const Real x = -1.0 - std::sqrt(0.25 * 0.25 - 0.01);
+  CHECK_THAT(rim.fraction, WithinRel((x + 4.0) / 4.0, 1e-9));
+  CHECK(rim.iterations <= 10);
+  // Starting beyond reach of the motion: a miss; moving away: a miss after one query.
+  CHECK(castCores(ball.support(), {Vec3(-4, 0.6, 0), id}, 0.25, Vec3(2, 0, 0), drum.support(),
+                  {Vec3(0), id}, 0.0, 1.0, s.gjk)
+            .status == CastStatus::Miss);
+  const CastResult away = castCores(ball.support(), {Vec3(-4, 0.6, 0), id}, 0.25, Vec3(-2, 0, 0),
+                                    drum.support(), {Vec3(0), id}, 0.0, 1.0, s.gjk);
+  CHECK(away.status == CastStatus::Miss);
+  CHECK(away.iterations == 1);
+  // maxFraction clips: the rim is at 0.52, not within 0.5.
+  CHECK(castCores(ball.support(), {Vec3(-4, 0.6, 0), id}, 0.25, Vec3(4, 0, 0), drum.support(),
+                  {Vec3(0), id}, 0.0, 0.5, s.gjk)
+            .status == CastStatus::Miss);
 }
