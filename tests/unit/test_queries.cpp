@@ -482,3 +482,26 @@ TEST_CASE("query answers do not depend on the broad-phase tree's shape", "[query
   CHECK(compared > 100);
   CHECK(casts > 100);
 }
+
+TEST_CASE("queries find a body that left its fat box during the last step", "[query][stale]") {
+  // A force is integrated after the step's broad phase: a large one moves the box past its fat
+  // box (0.1 m margin) within one step. The query must see where the body is now.
+  World w{Settings{}};
+  const BodyId box = addBox(w, Vec3(0.0, 5.0, 0.0));
+  const Real mass = w.body(box)->mass;
+  w.applyForce(box, Vec3(mass * 10000.0, 0.0, 0.0), w.body(box)->centerOfMass);
+  REQUIRE(w.step(1.0 / 60.0));
+  const BodyView v = *w.body(box);
+  REQUIRE(v.position.x > 1.2);  // its box wholly outside the fat box
+  const Vec3 c = v.position;
+  const auto hit = w.castRayClosest(c + Vec3(0, 5, 0), Vec3(0, -10, 0));
+  REQUIRE(hit);
+  CHECK(hit->body == box);
+  CHECK(w.castRayAll(c + Vec3(0, 5, 0), Vec3(0, -10, 0)).size() == 1);
+  CHECK(w.overlapSphere(c, 0.1) == std::vector<BodyId>{box});
+  CHECK(w.overlapAabb(Aabb{c - Vec3(0.1), c + Vec3(0.1)}) == std::vector<BodyId>{box});
+  const auto cast = w.castShape(*makeSphere(0.1), Transform{c + Vec3(0, 5, 0), Quat(1, 0, 0, 0)},
+                                Vec3(0, -10, 0));
+  REQUIRE(cast);
+  CHECK(cast->body == box);
+}

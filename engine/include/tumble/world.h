@@ -213,6 +213,7 @@ class World {
   bool checkDrag(DragId id, const char* call) const;
   BodyView viewOf(int index) const;
   bool accepts(const QueryFilter& filter, int index) const;
+  void refreshStale() const;
   bool rayBody(int index, const RayInput& ray, RayCastHit& hit) const;
   std::vector<BodyId> overlapCore(const SupportShape& core, const Transform& xf, Real radius,
                                   const Aabb& box, const QueryFilter& filter) const;
@@ -260,6 +261,14 @@ class World {
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
   std::vector<NonFiniteEvent> nonFinite_;
+  // The broad phase runs at the start of a step, so a body the solver then moves past its fat
+  // box (a large force, a hard hit) is out of the tree's reach until the next step. Queries test
+  // those bodies directly: the list is rebuilt by the first query after anything moved (a step,
+  // setTransform, a body created or destroyed; queryEpoch_ counts those), and is usually empty.
+  uint64_t queryEpoch_ = 0;
+  mutable uint64_t staleEpoch_ = ~uint64_t{0};
+  mutable std::vector<int> stale_;     // bodies whose tight box is not inside their fat box
+  mutable std::vector<char> isStale_;  // per body slot
 };
 
 }  // namespace tumble

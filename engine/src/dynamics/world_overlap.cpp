@@ -53,12 +53,17 @@ void forEachCore(const Body& b, const Transform& xf, const Aabb& box, Visit&& vi
 
 std::vector<BodyId> World::overlapAabb(const Aabb& box, const QueryFilter& filter) const {
   std::vector<BodyId> out;
-  broadPhase_.tree().query(box, [&](int proxy) {
-    const int index = broadPhase_.tree().userData(proxy);
+  refreshStale();
+  auto consider = [&](int index) {
     if (accepts(filter, index) && bodyAabb(bodies_[index]).overlaps(box))
       out.push_back({index, bodies_[index].generation});
+  };
+  broadPhase_.tree().query(box, [&](int proxy) {
+    const int index = broadPhase_.tree().userData(proxy);
+    if (!isStale_[index]) consider(index);
     return true;
   });
+  for (const int index : stale_) consider(index);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -66,10 +71,10 @@ std::vector<BodyId> World::overlapAabb(const Aabb& box, const QueryFilter& filte
 std::vector<BodyId> World::overlapCore(const SupportShape& core, const Transform& xf, Real radius,
                                        const Aabb& box, const QueryFilter& filter) const {
   std::vector<BodyId> out;
-  broadPhase_.tree().query(box, [&](int proxy) {
-    const int index = broadPhase_.tree().userData(proxy);
+  refreshStale();
+  auto consider = [&](int index) {
     const Body& b = bodies_[index];
-    if (!accepts(filter, index) || !bodyAabb(b).overlaps(box)) return true;
+    if (!accepts(filter, index) || !bodyAabb(b).overlaps(box)) return;
     bool touched = false;
     forEachCore(b, b.transform(), box,
                 [&](const SupportShape& s, const Transform& xs, Real r, int) {
@@ -78,8 +83,13 @@ std::vector<BodyId> World::overlapCore(const SupportShape& core, const Transform
                   touched = g.intersecting() || g.distance <= radius + r;
                 });
     if (touched) out.push_back({index, b.generation});
+  };
+  broadPhase_.tree().query(box, [&](int proxy) {
+    const int index = broadPhase_.tree().userData(proxy);
+    if (!isStale_[index]) consider(index);
     return true;
   });
+  for (const int index : stale_) consider(index);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -110,10 +120,10 @@ std::optional<ShapeCastHit> World::castShape(const Shape& shape, const Transform
   const Aabb start = shape.bounds(xf);
   const Aabb swept =
       merge(start, Aabb{start.lower + translation, start.upper + translation}).fattened(1e-9);
-  broadPhase_.tree().query(swept, [&](int proxy) {
-    const int index = broadPhase_.tree().userData(proxy);
+  refreshStale();
+  auto consider = [&](int index) {
     const Body& b = bodies_[index];
-    if (!accepts(filter, index) || !bodyAabb(b).overlaps(swept)) return true;
+    if (!accepts(filter, index) || !bodyAabb(b).overlaps(swept)) return;
     forEachCore(
         b, b.transform(), swept,
         [&](const SupportShape& s, const Transform& xs, Real r, int child) {
@@ -129,8 +139,13 @@ std::optional<ShapeCastHit> World::castShape(const Shape& shape, const Transform
           best = ShapeCastHit{{index, b.generation}, c.fraction, c.point, c.normal, child,
                               c.iterations};
         });
+  };
+  broadPhase_.tree().query(swept, [&](int proxy) {
+    const int index = broadPhase_.tree().userData(proxy);
+    if (!isStale_[index]) consider(index);
     return true;
   });
+  for (const int index : stale_) consider(index);
   return best;
 }
 

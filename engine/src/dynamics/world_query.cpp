@@ -31,6 +31,21 @@ bool World::accepts(const QueryFilter& filter, int index) const {
   return !filter.predicate || filter.predicate(id);
 }
 
+void World::refreshStale() const {
+  if (staleEpoch_ == queryEpoch_) return;
+  staleEpoch_ = queryEpoch_;
+  stale_.clear();
+  isStale_.assign(bodies_.size(), 0);
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    const Body& b = bodies_[i];
+    // Static bodies move only by setTransform, which refits their proxy at once.
+    if (!b.alive || b.type == BodyType::Static) continue;
+    if (broadPhase_.tree().fatAabb(b.proxy).contains(bodyAabb(b))) continue;
+    stale_.push_back(i);
+    isStale_[i] = 1;
+  }
+}
+
 bool World::rayBody(int index, const RayInput& ray, RayCastHit& hit) const {
   const Body& b = bodies_[index];
   const Transform xf = b.transform();
@@ -67,18 +82,23 @@ std::optional<RayCastHit> World::castRayClosest(const Vec3& origin, const Vec3& 
                                                 const QueryFilter& filter) const {
   std::optional<RayCastHit> best;
   if (!(glm::dot(translation, translation) > 0.0)) return best;
-  broadPhase_.tree().rayCast(
-      RayInput{origin, translation, 1.0}, [&](const RayInput& ray, int proxy) -> Real {
-        const int index = broadPhase_.tree().userData(proxy);
-        RayCastHit h;
-        if (!accepts(filter, index) || !rayBody(index, ray, h)) return ray.maxFraction;
-        // Ties go to the lower index, whatever the tree order.
-        if (best && (h.fraction > best->fraction ||
-                     (h.fraction == best->fraction && index > best->body.index)))
-          return ray.maxFraction;
-        best = h;
-        return h.fraction;
-      });
+  refreshStale();
+  auto consider = [&](int index, const RayInput& ray) {
+    RayCastHit h;
+    if (!accepts(filter, index) || !rayBody(index, ray, h)) return;
+    // Ties go to the lower index, whatever the tree order.
+    if (best &&
+        (h.fraction > best->fraction || (h.fraction == best->fraction && index > best->body.index)))
+      return;
+    best = h;
+  };
+  broadPhase_.tree().rayCast(RayInput{origin, translation, 1.0},
+                             [&](const RayInput& ray, int proxy) -> Real {
+                               const int index = broadPhase_.tree().userData(proxy);
+                               if (!isStale_[index]) consider(index, ray);
+                               return best ? best->fraction : ray.maxFraction;
+                             });
+  for (const int index : stale_) consider(index, RayInput{origin, translation, 1.0});
   return best;
 }
 
@@ -86,15 +106,21 @@ std::optional<RayCastHit> World::castRayAny(const Vec3& origin, const Vec3& tran
                                             const QueryFilter& filter) const {
   std::optional<RayCastHit> found;
   if (!(glm::dot(translation, translation) > 0.0)) return found;
-  broadPhase_.tree().rayCast(RayInput{origin, translation, 1.0},
-                             [&](const RayInput& ray, int proxy) -> Real {
-                               const int index = broadPhase_.tree().userData(proxy);
-                               RayCastHit h;
-                               if (!accepts(filter, index) || !rayBody(index, ray, h))
-                                 return ray.maxFraction;
-                               found = h;
-                               return 0.0;
-                             });
+  refreshStale();
+  broadPhase_.tree().rayCast(
+      RayInput{origin, translation, 1.0}, [&](const RayInput& ray, int proxy) -> Real {
+        const int index = broadPhase_.tree().userData(proxy);
+        RayCastHit h;
+        if (isStale_[index] || !accepts(filter, index) || !rayBody(index, ray, h))
+          return ray.maxFraction;
+        found = h;
+        return 0.0;
+      });
+  for (const int index : stale_) {
+    if (found) break;
+    RayCastHit h;
+    if (accepts(filter, index) && rayBody(index, RayInput{origin, translation, 1.0}, h)) found = h;
+  }
   return found;
 }
 
@@ -102,14 +128,18 @@ std::vector<RayCastHit> World::castRayAll(const Vec3& origin, const Vec3& transl
                                           const QueryFilter& filter) const {
   std::vector<RayCastHit> hits;
   if (!(glm::dot(translation, translation) > 0.0)) return hits;
+  refreshStale();
+  auto consider = [&](int index, const RayInput& ray) {
+    RayCastHit h;
+    if (accepts(filter, index) && rayBody(index, ray, h)) hits.push_back(h);
+  };
   broadPhase_.tree().rayCast(RayInput{origin, translation, 1.0},
                              [&](const RayInput& ray, int proxy) -> Real {
                                const int index = broadPhase_.tree().userData(proxy);
-                               RayCastHit h;
-                               if (accepts(filter, index) && rayBody(index, ray, h))
-                                 hits.push_back(h);
+                               if (!isStale_[index]) consider(index, ray);
                                return ray.maxFraction;
                              });
+  for (const int index : stale_) consider(index, RayInput{origin, translation, 1.0});
   std::sort(hits.begin(), hits.end(), [](const RayCastHit& a, const RayCastHit& b) {
     return a.fraction < b.fraction || (a.fraction == b.fraction && a.body.index < b.body.index);
   });
