@@ -143,8 +143,10 @@ class World {
   // Queries. Each goes through the broad-phase tree and considers only the bodies `filter`
   // accepts (query.h: category and mask bits, an ignored body, a predicate). Body filters are
   // read by these queries only: contact creation does not filter pairs on them (yet). Results
-  // do not depend on the tree's shape: ties and lists are ordered by body index. Queries change
-  // nothing in the world (the simulation's bits are the same with or without them).
+  // do not depend on the tree's shape: ties and lists are ordered by body index. Answers hold for
+  // the bodies' current poses, also for a body the last step moved past its fat box. Queries
+  // change nothing in the world (the simulation's bits are the same with or without them), but
+  // share scratch (the tree's stack, the list of such bodies): one query at a time per World.
 
   /// The closest body the segment origin -> origin + translation enters (ties: lower index);
   /// nothing for a zero translation. A ray starting inside a body hits it at fraction 0.
