@@ -24,6 +24,8 @@ struct Command {
 int runChain(Args args);
 /// `tumble-cli collide FILE|-`: collision queries (docs/ARCHITECTURE.md, "Collision queries").
 int runCollide(Args args);
+/// `tumble-cli query SCENE FILE|-`: ray, shape-cast and overlap queries after N steps.
+int runQuery(Args args);
 /// `tumble-cli settings`: lists every settings key (unit, range, default).
 int runSettings(Args args);
 /// `tumble-cli sim SCENE`: runs a scene headless.

@@ -13,6 +13,7 @@ std::span<const Command> commands() {
   static const Command kCommands[] = {
       {"chain", "fold a chain of capsules that never passes through itself (JSON)", runChain},
       {"collide", "GJK/EPA and the LP test on pairs (JSON Lines)", runCollide},
+      {"query", "ray, shape-cast and overlap queries on a scene (JSON Lines)", runQuery},
       {"settings", "list every settings key: default, unit, range, meaning", runSettings},
       {"sim", "run a scene headless and report its state (JSON)", runSim},
   };

@@ -25,6 +25,19 @@ struct BodyId {
   friend auto operator<=>(BodyId, BodyId) = default;
 };
 
+/// Collision filter data of a body (Box2D's b2Filter, 64 bits). Today only the world's queries
+/// (World::castRay*, overlap*, castShape with a QueryFilter) read it; contact creation does not
+/// filter pairs on it yet. The defaults (category bit 0, every mask bit, group 0) let everything
+/// through.
+struct BodyFilter {
+  uint64_t category = 1;         ///< the bits this body belongs to
+  uint64_t mask = ~uint64_t{0};  ///< the categories this body accepts
+  /// 0: none; two bodies of the same negative group never collide, of the same positive group
+  /// always do, whatever their bits. Queries do not read it (a query has no group).
+  int group = 0;
+  friend bool operator==(const BodyFilter&, const BodyFilter&) = default;
+};
+
 /// Everything needed to create a body. Plain data with defaults; World::createBody validates it
 /// and names the bad field on failure.
 struct BodyDef {
@@ -46,6 +59,7 @@ struct BodyDef {
   Real rollingResistance = 0.0;
   bool awake = true;      ///< a dynamic body may start asleep
   uint64_t userData = 0;  ///< opaque to the engine
+  BodyFilter filter;      ///< category, mask and group (read by queries only, for now)
 };
 
 /// A body as World::body() shows it: a copy of its state when read, so it never dangles and never
@@ -68,6 +82,7 @@ struct BodyView {
   Real rollingResistance = 0.0;  ///< dimensionless (BodyDef::rollingResistance)
   bool awake = true;             ///< false while asleep (static bodies: false)
   uint64_t userData = 0;
+  BodyFilter filter;  ///< as given in BodyDef::filter
 
   /// The shape's frame: x_world = rotation * x_local + position.
   Transform transform() const { return {position, rotation}; }

@@ -4,6 +4,7 @@
 /// sleeping; each lives in its own file under src/.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "tumble/detail/island_scratch.h"
 #include "tumble/joint.h"
 #include "tumble/nonfinite.h"
+#include "tumble/query.h"
 #include "tumble/result.h"
 #include "tumble/settings.h"
 #include "tumble/stats.h"
@@ -136,8 +138,50 @@ class World {
   const StepStats& stats() const { return stats_; }
   const BroadPhase& broadPhase() const { return broadPhase_; }
 
-  /// First body hit by the segment origin -> origin + direction (fraction in [0, 1]).
+  /// First body hit by the segment origin -> origin + direction (fraction in [0, 1]); every
+  /// body considered (castRayClosest with the default filter).
   RayHit rayCast(const Vec3& origin, const Vec3& direction) const;
+
+  // Queries. Each goes through the broad-phase tree and considers only the bodies `filter`
+  // accepts (query.h: category and mask bits, an ignored body, a predicate). Body filters are
+  // read by these queries only: contact creation does not filter pairs on them (yet). Results
+  // do not depend on the tree's shape: ties and lists are ordered by body index. Answers hold for
+  // the bodies' current poses, also for a body the last step moved past its fat box. Queries
+  // change nothing in the world (the simulation's bits are the same with or without them), but
+  // share scratch (the tree's stack, the list of such bodies): one query at a time per World.
+
+  /// The closest body the segment origin -> origin + translation enters (ties: lower index);
+  /// nothing for a zero translation. A ray starting inside a body hits it at fraction 0.
+  std::optional<RayCastHit> castRayClosest(const Vec3& origin, const Vec3& translation,
+                                           const QueryFilter& filter = {}) const;
+  /// Some body the segment enters: the first found in the tree (fast; not the closest).
+  std::optional<RayCastHit> castRayAny(const Vec3& origin, const Vec3& translation,
+                                       const QueryFilter& filter = {}) const;
+  /// Every body the segment enters, once each (where it enters), sorted by fraction then body
+  /// index.
+  std::vector<RayCastHit> castRayAll(const Vec3& origin, const Vec3& translation,
+                                     const QueryFilter& filter = {}) const;
+
+  /// Bodies whose tight box (Shape::bounds at their pose, not the broad-phase's fat box)
+  /// overlaps `box` (touching counts), sorted by index.
+  std::vector<BodyId> overlapAabb(const Aabb& box, const QueryFilter& filter = {}) const;
+  /// Bodies that `shape` posed by `xf` overlaps or touches: GJK on the cores, the radii
+  /// subtracted, against each convex body, each compound child and each mesh or height-field
+  /// triangle (two-sided here) near it. Sorted by index. `shape` must be convex (hull, sphere,
+  /// capsule, cylinder, rounded hull); any other gives an empty list.
+  std::vector<BodyId> overlapShape(const Shape& shape, const Transform& xf,
+                                   const QueryFilter& filter = {}) const;
+  /// Bodies within `radius` (m, >= 0) of `center` (overlapShape with a sphere), sorted by index.
+  std::vector<BodyId> overlapSphere(const Vec3& center, Real radius,
+                                    const QueryFilter& filter = {}) const;
+  /// The first body the convex `shape`, posed by `xf` and moved by `translation` (m, world; no
+  /// rotation), touches: castCores (shape_cast.h, conservative advancement on GJK distance)
+  /// against each convex body, compound child and mesh or height-field triangle (two-sided)
+  /// near the sweep. Ties: lower body index, then lower child. A body overlapping the shape at
+  /// the start is hit at fraction 0. Nothing for a non-convex shape or a miss.
+  std::optional<ShapeCastHit> castShape(const Shape& shape, const Transform& xf,
+                                        const Vec3& translation,
+                                        const QueryFilter& filter = {}) const;
 
   /// Starts dragging the dynamic body `body` by its point under `worldPoint`. Fails when the
   /// body is not alive or not dynamic, or `def` is out of range.
@@ -196,6 +240,11 @@ class World {
   bool checkBody(BodyId id, const char* call) const;
   bool checkDrag(DragId id, const char* call) const;
   BodyView viewOf(int index) const;
+  bool accepts(const QueryFilter& filter, int index) const;
+  void refreshStale() const;
+  bool rayBody(int index, const RayInput& ray, RayCastHit& hit) const;
+  std::vector<BodyId> overlapCore(const SupportShape& core, const Transform& xf, Real radius,
+                                  const Aabb& box, const QueryFilter& filter) const;
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
   void collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair, Real speculative,
@@ -250,6 +299,14 @@ class World {
   std::vector<JointId> brokenJoints_;
   std::vector<int> brokenScratch_;
   std::vector<std::pair<int, int>> jointLinks_;  // per step: jointed pairs of bodies (islands)
+  // The broad phase runs at the start of a step, so a body the solver then moves past its fat
+  // box (a large force, a hard hit) is out of the tree's reach until the next step. Queries test
+  // those bodies directly: the list is rebuilt by the first query after anything moved (a step,
+  // setTransform, a body created or destroyed; queryEpoch_ counts those), and is usually empty.
+  uint64_t queryEpoch_ = 0;
+  mutable uint64_t staleEpoch_ = ~uint64_t{0};
+  mutable std::vector<int> stale_;     // bodies whose tight box is not inside their fat box
+  mutable std::vector<char> isStale_;  // per body slot
 };
 
 }  // namespace tumble

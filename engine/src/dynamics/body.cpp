@@ -83,6 +83,7 @@ Expected<Body> makeBody(const BodyDef& def) {
   b.restitution = def.restitution;
   b.rollingResistance = def.rollingResistance;
   b.userData = def.userData;
+  b.filter = def.filter;
   b.alive = true;
   if (def.type == BodyType::Dynamic) {
     const MassProperties mp = def.shape.massProperties(def.density);

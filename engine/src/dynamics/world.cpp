@@ -86,6 +86,7 @@ Expected<void> World::setSettings(const Settings& settings) {
       broadPhase_.resetProxy(b.proxy, boxes_[i], settings_.broadphase.aabbMargin);
     }
   }
+  ++queryEpoch_;
   return ok();
 }
 
@@ -129,6 +130,7 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
   boxes_[id.index] = bodyAabb(b).fattened(grow);
   b.proxy = broadPhase_.createProxy(boxes_[id.index], settings_.broadphase.aabbMargin, id.index);
   ++liveBodies_;
+  ++queryEpoch_;
   return id;
 }
 
@@ -152,6 +154,7 @@ void World::destroyBody(BodyId id) {
   b.generation = generation;
   freeSlots_.push_back(id.index);
   --liveBodies_;
+  ++queryEpoch_;
 }
 
 bool World::isAlive(BodyId id) const {
@@ -185,6 +188,7 @@ BodyView World::viewOf(int index) const {
   v.rollingResistance = b.rollingResistance;
   v.awake = b.awake;
   v.userData = b.userData;
+  v.filter = b.filter;
   return v;
 }
 
@@ -258,6 +262,7 @@ void World::setTransform(BodyId id, const Transform& xf) {
   b.center = xf.position + b.rotation * b.localCenter;
   boxes_[id.index] = bodyAabb(b).fattened(0.5 * settings_.contact.speculativeMargin);
   broadPhase_.resetProxy(b.proxy, boxes_[id.index], settings_.broadphase.aabbMargin);
+  ++queryEpoch_;
   wakeBody(id.index);
   // Bodies resting on a moved static or kinematic body must notice.
   for (const Manifold& m : manifolds_)
@@ -311,6 +316,7 @@ void World::setUserData(BodyId id, uint64_t userData) {
 
 Expected<void> World::step(Real dt) {
   if (dt == 0.0) return ok();
+  ++queryEpoch_;
   if (!std::isfinite(dt) || dt < 1e-5 || dt > 0.1) {  // isfinite first: NaN < x would trap
     char message[160];
     std::snprintf(message, sizeof message,

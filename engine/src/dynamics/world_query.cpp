@@ -1,4 +1,5 @@
 // World queries and interaction: ray casts, drag constraints, energy, debug drawing.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -11,28 +12,138 @@ namespace tumble {
 
 RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
   RayHit best;
-  if (!(glm::dot(direction, direction) > 0.0)) return best;
-  RayInput input{origin, direction, 1.0};
-  broadPhase_.tree().rayCast(input, [&](const RayInput& ray, int proxy) -> Real {
-    const int index = broadPhase_.tree().userData(proxy);
-    const Body& b = bodies_[index];
-    const Transform xf = b.transform();
-    Real t;
-    Vec3 n;
-    if (!b.shape.rayCast(xf.applyInverse(ray.origin), xf.rotateInverse(ray.direction),
-                         ray.maxFraction, t, n))
-      return ray.maxFraction;
-    // Ties between bodies go to the lower index, whatever the tree order.
-    if (best.hit && (t > best.fraction || (t == best.fraction && index > best.body.index)))
-      return ray.maxFraction;
-    best.hit = true;
-    best.body = idAt(index);
-    best.fraction = t;
-    best.point = ray.origin + t * ray.direction;
-    best.normal = xf.rotate(n);
-    return t;
-  });
+  const std::optional<RayCastHit> hit = castRayClosest(origin, direction);
+  if (!hit) return best;
+  best.hit = true;
+  best.body = hit->body;
+  best.point = hit->point;
+  best.normal = hit->normal;
+  best.fraction = hit->fraction;
   return best;
+}
+
+bool World::accepts(const QueryFilter& filter, int index) const {
+  const Body& b = bodies_[index];
+  if ((b.filter.category & filter.mask) == 0 || (filter.category & b.filter.mask) == 0)
+    return false;
+  const BodyId id{index, b.generation};
+  if (filter.ignore == id) return false;
+  return !filter.predicate || filter.predicate(id);
+}
+
+void World::refreshStale() const {
+  if (staleEpoch_ == queryEpoch_) return;
+  staleEpoch_ = queryEpoch_;
+  stale_.clear();
+  isStale_.assign(bodies_.size(), 0);
+  for (int i = 0; i < static_cast<int>(bodies_.size()); ++i) {
+    const Body& b = bodies_[i];
+    // Static bodies move only by setTransform, which refits their proxy at once.
+    if (!b.alive || b.type == BodyType::Static) continue;
+    if (broadPhase_.tree().fatAabb(b.proxy).contains(bodyAabb(b))) continue;
+    stale_.push_back(i);
+    isStale_[i] = 1;
+  }
+}
+
+bool World::rayBody(int index, const RayInput& ray, RayCastHit& hit) const {
+  const Body& b = bodies_[index];
+  const Transform xf = b.transform();
+  const Vec3 o = xf.applyInverse(ray.origin), d = xf.rotateInverse(ray.direction);
+  Real t = 0.0;
+  Vec3 n(0.0);
+  int child = -1;
+  if (const Compound* c = b.shape.compound()) {
+    // Shape::rayCast's loop, keeping the child: the nearest, ties to the lower child.
+    bool any = false;
+    for (int k = 0; k < static_cast<int>(c->children.size()); ++k) {
+      const CompoundChild& ch = c->children[k];
+      Real tk;
+      Vec3 nk;
+      if (!ch.shape.rayCast(ch.local.applyInverse(o), ch.local.rotateInverse(d),
+                            any ? t : ray.maxFraction, tk, nk) ||
+          (any && !(tk < t)))
+        continue;
+      any = true, t = tk, n = ch.local.rotate(nk), child = k;
+    }
+    if (!any) return false;
+  } else if (!b.shape.rayCast(o, d, ray.maxFraction, t, n)) {
+    return false;
+  }
+  hit.body = {index, b.generation};
+  hit.fraction = t;
+  hit.point = ray.origin + t * ray.direction;
+  hit.normal = xf.rotate(n);
+  hit.child = child;
+  return true;
+}
+
+std::optional<RayCastHit> World::castRayClosest(const Vec3& origin, const Vec3& translation,
+                                                const QueryFilter& filter) const {
+  std::optional<RayCastHit> best;
+  if (!(glm::dot(translation, translation) > 0.0)) return best;
+  refreshStale();
+  auto consider = [&](int index, const RayInput& ray) {
+    RayCastHit h;
+    if (!accepts(filter, index) || !rayBody(index, ray, h)) return;
+    // Ties go to the lower index, whatever the tree order.
+    if (best &&
+        (h.fraction > best->fraction || (h.fraction == best->fraction && index > best->body.index)))
+      return;
+    best = h;
+  };
+  broadPhase_.tree().rayCast(RayInput{origin, translation, 1.0},
+                             [&](const RayInput& ray, int proxy) -> Real {
+                               const int index = broadPhase_.tree().userData(proxy);
+                               if (!isStale_[index]) consider(index, ray);
+                               return best ? best->fraction : ray.maxFraction;
+                             });
+  for (const int index : stale_) consider(index, RayInput{origin, translation, 1.0});
+  return best;
+}
+
+std::optional<RayCastHit> World::castRayAny(const Vec3& origin, const Vec3& translation,
+                                            const QueryFilter& filter) const {
+  std::optional<RayCastHit> found;
+  if (!(glm::dot(translation, translation) > 0.0)) return found;
+  refreshStale();
+  broadPhase_.tree().rayCast(
+      RayInput{origin, translation, 1.0}, [&](const RayInput& ray, int proxy) -> Real {
+        const int index = broadPhase_.tree().userData(proxy);
+        RayCastHit h;
+        if (isStale_[index] || !accepts(filter, index) || !rayBody(index, ray, h))
+          return ray.maxFraction;
+        found = h;
+        return 0.0;
+      });
+  for (const int index : stale_) {
+    if (found) break;
+    RayCastHit h;
+    if (accepts(filter, index) && rayBody(index, RayInput{origin, translation, 1.0}, h)) found = h;
+  }
+  return found;
+}
+
+std::vector<RayCastHit> World::castRayAll(const Vec3& origin, const Vec3& translation,
+                                          const QueryFilter& filter) const {
+  std::vector<RayCastHit> hits;
+  if (!(glm::dot(translation, translation) > 0.0)) return hits;
+  refreshStale();
+  auto consider = [&](int index, const RayInput& ray) {
+    RayCastHit h;
+    if (accepts(filter, index) && rayBody(index, ray, h)) hits.push_back(h);
+  };
+  broadPhase_.tree().rayCast(RayInput{origin, translation, 1.0},
+                             [&](const RayInput& ray, int proxy) -> Real {
+                               const int index = broadPhase_.tree().userData(proxy);
+                               if (!isStale_[index]) consider(index, ray);
+                               return ray.maxFraction;
+                             });
+  for (const int index : stale_) consider(index, RayInput{origin, translation, 1.0});
+  std::sort(hits.begin(), hits.end(), [](const RayCastHit& a, const RayCastHit& b) {
+    return a.fraction < b.fraction || (a.fraction == b.fraction && a.body.index < b.body.index);
+  });
+  return hits;
 }
 
 Expected<DragId> World::createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def) {

@@ -632,12 +632,34 @@ std::string settingText(const Json& v, const std::string& path) {
   fail(path, "expected a number, boolean, string or [x, y, z], got " + typeName(v));
 }
 
+// Bit numbers 0-63 as a mask.
+uint64_t filterBits(const Json& j, const std::string& path) {
+  if (!j.is_array()) fail(path, "expected an array of bit numbers 0-63, got " + typeName(j));
+  uint64_t out = 0;
+  for (size_t k = 0; k < j.size(); ++k)
+    out |= uint64_t{1} << integer(j[k], path + "[" + std::to_string(k) + "]", 0, 63);
+  return out;
+}
+
+// {"category": [bits], "mask": [bits], "group": n}, each optional (BodyFilter's defaults).
+BodyFilter readFilter(const Json& j, const std::string& path) {
+  object(j, path);
+  checkKeys(j, path, {"category", "mask", "group"});
+  BodyFilter f;
+  if (j.contains("category")) f.category = filterBits(j["category"], path + ".category");
+  if (j.contains("mask")) f.mask = filterBits(j["mask"], path + ".mask");
+  if (j.contains("group"))
+    f.group = integer(j["group"], path + ".group", std::numeric_limits<int>::min(),
+                      std::numeric_limits<int>::max());
+  return f;
+}
+
 BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   object(b, path);
-  checkKeys(
-      b, path,
-      {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity", "type",
-       "static", "density", "mass", "friction", "restitution", "rolling_resistance", "name"});
+  checkKeys(b, path,
+            {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity",
+             "type", "static", "density", "mass", "friction", "restitution", "rolling_resistance",
+             "filter", "name"});
   if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name, " + shapeForms() + ")");
   BodyDef def;
   const Vec3 s = b.contains("scale") ? scale(b["scale"], path + ".scale") : Vec3(1.0);
@@ -664,6 +686,7 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
                    (def.type == BodyType::Dynamic ? "dynamic" : "kinematic") +
                    " body (add \"static\": true; a dynamic concave body is a compound)");
   if (b.contains("name")) string(b["name"], path + ".name");
+  if (b.contains("filter")) def.filter = readFilter(b["filter"], path + ".filter");
   applyMaterial(def, material(b, path), path);
   return def;
 }

@@ -1,0 +1,152 @@
+// World queries on convex shapes: overlaps (AABB, sphere, convex shape) and shape casts.
+#include <algorithm>
+#include <cmath>
+
+#include "tumble/gjk.h"
+#include "tumble/shape_cast.h"
+#include "tumble/world.h"
+
+namespace tumble {
+namespace {
+
+// A world box in the frame `xf` (the box of the rotated box), grown by a rounding slack so a
+// triangle or child whose box only touches the query's is still looked at.
+Aabb toLocal(const Aabb& box, const Transform& xf) {
+  const Vec3 c = 0.5 * (box.lower + box.upper), e = 0.5 * (box.upper - box.lower);
+  const Mat3 r = glm::mat3_cast(glm::conjugate(xf.rotation));
+  Vec3 ext;
+  for (int k = 0; k < 3; ++k)
+    ext[k] = std::abs(r[0][k]) * e.x + std::abs(r[1][k]) * e.y + std::abs(r[2][k]) * e.z;
+  const Vec3 lc = xf.applyInverse(c);
+  const Real slack = 1e-9 * (1.0 + std::max({ext.x, ext.y, ext.z}));
+  return Aabb{lc - ext, lc + ext}.fattened(slack);
+}
+
+// Calls visit(core, pose, radius, child) for each convex piece of `b` (posed by `xf`) whose box
+// may overlap `box`: the body itself when convex (child -1), its compound children, its mesh or
+// height-field triangles (radius 0, child = triangle index), in a fixed order.
+template <class Visit>
+void forEachCore(const Body& b, const Transform& xf, const Aabb& box, Visit&& visit) {
+  if (b.shape.isConvex()) {
+    visit(b.support, xf, b.shape.roundRadius(), -1);
+    return;
+  }
+  const Aabb local = toLocal(box, xf);
+  auto triangle = [&](const TriangleRef& t) {
+    SupportShape s;
+    s.points = std::span<const Vec3>(t.v, 3);
+    visit(s, xf, 0.0, static_cast<int>(t.index));
+  };
+  if (const Compound* c = b.shape.compound()) {
+    c->tree.query(local, [&](int k) {
+      const CompoundChild& ch = c->children[k];
+      visit(ch.shape.support(), compose(xf, ch.local), ch.shape.roundRadius(), k);
+    });
+  } else if (const TriangleMesh* m = b.shape.mesh()) {
+    m->forTriangles(local, triangle);
+  } else if (const HeightField* f = b.shape.heightField()) {
+    f->forTriangles(local, triangle);
+  }
+}
+
+}  // namespace
+
+std::vector<BodyId> World::overlapAabb(const Aabb& box, const QueryFilter& filter) const {
+  std::vector<BodyId> out;
+  refreshStale();
+  auto consider = [&](int index) {
+    if (accepts(filter, index) && bodyAabb(bodies_[index]).overlaps(box))
+      out.push_back({index, bodies_[index].generation});
+  };
+  broadPhase_.tree().query(box, [&](int proxy) {
+    const int index = broadPhase_.tree().userData(proxy);
+    if (!isStale_[index]) consider(index);
+    return true;
+  });
+  for (const int index : stale_) consider(index);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<BodyId> World::overlapCore(const SupportShape& core, const Transform& xf, Real radius,
+                                       const Aabb& box, const QueryFilter& filter) const {
+  std::vector<BodyId> out;
+  refreshStale();
+  auto consider = [&](int index) {
+    const Body& b = bodies_[index];
+    if (!accepts(filter, index) || !bodyAabb(b).overlaps(box)) return;
+    bool touched = false;
+    forEachCore(b, b.transform(), box,
+                [&](const SupportShape& s, const Transform& xs, Real r, int) {
+                  if (touched) return;
+                  const GjkResult g = gjkDistance(core, xf, s, xs, settings_.gjk);
+                  touched = g.intersecting() || g.distance <= radius + r;
+                });
+    if (touched) out.push_back({index, b.generation});
+  };
+  broadPhase_.tree().query(box, [&](int proxy) {
+    const int index = broadPhase_.tree().userData(proxy);
+    if (!isStale_[index]) consider(index);
+    return true;
+  });
+  for (const int index : stale_) consider(index);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<BodyId> World::overlapShape(const Shape& shape, const Transform& xf,
+                                        const QueryFilter& filter) const {
+  if (!shape || !shape.isConvex()) return {};
+  return overlapCore(shape.support(), xf, shape.roundRadius(), shape.bounds(xf), filter);
+}
+
+std::vector<BodyId> World::overlapSphere(const Vec3& center, Real radius,
+                                         const QueryFilter& filter) const {
+  if (!(radius >= 0.0) || !std::isfinite(radius) || !isFinite(center)) return {};
+  const Vec3 origin(0.0);
+  SupportShape point;
+  point.points = std::span<const Vec3>(&origin, 1);
+  const Aabb box{center - Vec3(radius), center + Vec3(radius)};
+  return overlapCore(point, Transform{center, Quat(1.0, 0.0, 0.0, 0.0)}, radius, box, filter);
+}
+
+std::optional<ShapeCastHit> World::castShape(const Shape& shape, const Transform& xf,
+                                             const Vec3& translation,
+                                             const QueryFilter& filter) const {
+  std::optional<ShapeCastHit> best;
+  if (!shape || !shape.isConvex() || !isFinite(translation)) return best;
+  const SupportShape core = shape.support();
+  const Real radius = shape.roundRadius();
+  const Aabb start = shape.bounds(xf);
+  const Aabb swept =
+      merge(start, Aabb{start.lower + translation, start.upper + translation}).fattened(1e-9);
+  refreshStale();
+  auto consider = [&](int index) {
+    const Body& b = bodies_[index];
+    if (!accepts(filter, index) || !bodyAabb(b).overlaps(swept)) return;
+    forEachCore(
+        b, b.transform(), swept,
+        [&](const SupportShape& s, const Transform& xs, Real r, int child) {
+          const CastResult c = castCores(core, xf, radius, translation, s, xs, r,
+                                         best ? best->fraction : 1.0, settings_.gjk);
+          if (!c.hit()) return;
+          // The lowest (fraction, body index, child), whatever the tree's order.
+          if (best &&
+              (c.fraction > best->fraction ||
+               (c.fraction == best->fraction &&
+                (index > best->body.index || (index == best->body.index && child > best->child)))))
+            return;
+          best = ShapeCastHit{{index, b.generation}, c.fraction, c.point, c.normal, child,
+                              c.iterations};
+        });
+  };
+  broadPhase_.tree().query(swept, [&](int proxy) {
+    const int index = broadPhase_.tree().userData(proxy);
+    if (!isStale_[index]) consider(index);
+    return true;
+  });
+  for (const int index : stale_) consider(index);
+  return best;
+}
+
+}  // namespace tumble
