@@ -208,33 +208,18 @@ int runQuery(Args args) {
   const auto parsed = parseArgs(kSpec, args);
   if (auto status = earlyExit(kSpec, parsed)) return *status;
   const long steps = static_cast<long>(*parsed->integer("--steps"));
-  auto file = findSceneFile(parsed->positionals[0]);
-  if (!file) {
-    std::fprintf(stderr, "query: %s\n", file.error().c_str());
-    return 2;
-  }
-  auto sc = loadScene(*file);
-  if (!sc) {
-    std::fprintf(stderr, "query: %s\n", sc.error().c_str());
-    return 2;
-  }
-  if (auto set = applySettingFlags(*parsed, sc->settings); !set) {
-    std::fprintf(stderr, "query: %s\n", set.error().c_str());
-    return 2;
-  }
-  auto world = buildWorld(*sc);
-  if (!world) {
-    std::fprintf(stderr, "query: %s: %s\n", file->string().c_str(), world.error().c_str());
-    return 2;
-  }
-  World& w = **world;
+  auto loaded = loadSceneWorld("query", parsed->positionals[0], *parsed);
+  if (!loaded) return 2;
+  const Scene& scene = loaded->scene;
+  const std::filesystem::path& file = loaded->file;
+  World& w = *loaded->world;
   for (long s = 0; s < steps; ++s)
-    if (auto err = w.step(sc->settings.dt); !err) {
+    if (auto err = w.step(scene.settings.dt); !err) {
       std::fprintf(stderr, "query: step %ld: %s\n", s, err.error().c_str());
       return 2;
     }
   // Shapes named in queries come from the shapes folder beside the scene's (as the scene's own).
-  scene::ShapeCache shapes(sceneDirsBeside(file->parent_path().parent_path() / "shapes"), {});
+  scene::ShapeCache shapes(sceneDirsBeside(file.parent_path().parent_path() / "shapes"), {});
   const std::string& queries = parsed->positionals[1];
   if (queries == "-") return runStream(std::cin, w, shapes);
   std::ifstream in(queries);

@@ -74,4 +74,20 @@ int runSettings(Args args) {
   return 0;
 }
 
+std::optional<LoadedScene> loadSceneWorld(const char* command, const std::string& sceneArg,
+                                          const ParsedArgs& args) {
+  auto fail = [&](const std::string& why) {
+    std::fprintf(stderr, "%s: %s\n", command, why.c_str());
+    return std::nullopt;
+  };
+  auto file = findSceneFile(sceneArg);
+  if (!file) return fail(file.error());
+  auto scene = loadScene(*file);
+  if (!scene) return fail(scene.error());
+  if (auto set = applySettingFlags(args, scene->settings); !set) return fail(set.error());
+  auto world = buildWorld(*scene);
+  if (!world) return fail(file->string() + ": " + world.error());
+  return LoadedScene{std::move(*file), std::move(*scene), std::move(*world)};
+}
+
 }  // namespace tumble::cli

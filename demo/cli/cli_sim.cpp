@@ -100,26 +100,10 @@ int runSim(Args args) {
   const std::string logPath = parsed->value("--crosscheck-log").value_or("");
   const std::optional<uint64_t> churnSeed = parsed->unsignedInteger("--churn");
 
-  auto file = findSceneFile(sceneArg);
-  if (!file) {
-    std::fprintf(stderr, "sim: %s\n", file.error().c_str());
-    return 2;
-  }
-  auto scene = loadScene(*file);
-  if (!scene) {
-    std::fprintf(stderr, "sim: %s\n", scene.error().c_str());
-    return 2;
-  }
-  if (auto set = applySettingFlags(*parsed, scene->settings); !set) {
-    std::fprintf(stderr, "sim: %s\n", set.error().c_str());
-    return 2;
-  }
-  auto world = buildWorld(*scene);
-  if (!world) {
-    std::fprintf(stderr, "sim: %s: %s\n", file->string().c_str(), world.error().c_str());
-    return 2;
-  }
-  World& w = **world;
+  auto loaded = loadSceneWorld("sim", sceneArg, *parsed);
+  if (!loaded) return 2;
+  const Scene* scene = &loaded->scene;
+  World& w = *loaded->world;
   w.setCrossCheckLog(logPath);
 
   const Energy e0 = w.energy();
