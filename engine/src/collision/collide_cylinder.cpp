@@ -18,8 +18,9 @@
 namespace tumble::detail {
 namespace {
 
-constexpr int kCapPoints = 16;
 // The cap's polygon is inscribed in its rim: its points lie on the true surface.
+constexpr int kCapPoints = 16;
+// Room for a feature's points (a hull face with more vertices gives the single closest point).
 constexpr int kMaxFeature = 64;
 // A side is a feature when the axis is within about 3 degrees of perpendicular to the normal
 // (as a capsule's segment on a face, collide.cpp).
