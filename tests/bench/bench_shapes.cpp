@@ -5,7 +5,8 @@
 //  - terrain: the 1000 hulls of bench_heap's hull20 heap poured onto a 256 x 256 height field of
 //    smooth hills (1 m cells; btHeightfieldTerrainShape), and onto the same surface as a triangle
 //    mesh of 131,072 triangles (btBvhTriangleMeshShape);
-//  - the round heaps again with rolling resistance c = kRolling on every body: Tumble's
+//  - the round heaps again with rolling resistance c on every body (kRolling, or
+//    TUMBLE_BENCH_ROLLING when set, a number in (0, 10]): Tumble's
 //    BodyDef::rollingResistance (a torque of at most c R N per contact), Bullet's rolling friction
 //    (a torque of at most its combined rolling friction times the normal impulse, per manifold;
 //    combined = rollingA frictionB + rollingB frictionA, so c R on every body, the ground too,
@@ -261,6 +262,8 @@ int main(int argc, char** argv) {
   const char* env = std::getenv("TUMBLE_BENCH_REPEATS");
   const int repeats = std::clamp(env ? std::atoi(env) : 3, 1, 100);
   const std::string only = argc > 1 ? argv[1] : "";
+  const char* rollingEnv = std::getenv("TUMBLE_BENCH_ROLLING");
+  const Real rollingC = rollingEnv ? std::clamp(std::atof(rollingEnv), 1e-6, 10.0) : kRolling;
   struct Case {
     const char* name;
     Kind kind;
@@ -271,11 +274,11 @@ int main(int argc, char** argv) {
                         {"capsules_2000", Kind::Capsules, 2000},
                         {"hulls_1000_on_field", Kind::FieldHulls, 1000},
                         {"hulls_1000_on_mesh", Kind::MeshHulls, 1000},
-                        {"spheres_2000_rolling", Kind::Spheres, 2000, kRolling},
-                        {"capsules_2000_rolling", Kind::Capsules, 2000, kRolling}};
+                        {"spheres_2000_rolling", Kind::Spheres, 2000, rollingC},
+                        {"capsules_2000_rolling", Kind::Capsules, 2000, rollingC}};
   std::printf("ms per step, thread CPU time, least of %d runs per step (t: Tumble, b: Bullet)\n",
               repeats);
-  std::printf("rolling variants: c = %g\n", kRolling);
+  std::printf("rolling variants: c = %g\n", rollingC);
   std::printf("%-22s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "scene", "t mean", "b mean",
               "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving", "b moving");
   // A filter naming a scene runs that scene alone (spheres_2000, not spheres_2000_rolling too);

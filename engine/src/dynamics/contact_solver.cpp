@@ -35,6 +35,17 @@ using namespace wide;
 
 namespace {
 
+// Scales the accumulated 2D impulse (n1, n2) back onto the disc of radius `limit` (friction on
+// the two tangents, rolling resistance on the spin about them).
+inline __attribute__((always_inline)) void clampToDisc(Wide& n1, Wide& n2, const Wide& limit) {
+  const Wide len2 = n1 * n1 + n2 * n2;
+  const Wide scale =
+      select(len2 > limit * limit, limit / wide::sqrt(max(len2, Wide{kTiny, kTiny, kTiny, kTiny})),
+             splat(1.0));
+  n1 = scale * n1;
+  n2 = scale * n2;
+}
+
 // Velocities and motion since the step's start of four bodies, one per lane.
 struct WideBody {
   Vec v, w, dp;
@@ -433,13 +444,7 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       const Wide old1 = c.rollingImpulse[0], old2 = c.rollingImpulse[1];
       Wide n1 = old1 - (c.rollingMass[0] * w1 + c.rollingMass[1] * w2);
       Wide n2 = old2 - (c.rollingMass[1] * w1 + c.rollingMass[2] * w2);
-      const Wide limit = c.rollingResistance * total;
-      const Wide len2 = n1 * n1 + n2 * n2;
-      const Wide scale =
-          select(len2 > limit * limit,
-                 limit / wide::sqrt(max(len2, Wide{kTiny, kTiny, kTiny, kTiny})), one);
-      n1 = scale * n1;
-      n2 = scale * n2;
+      clampToDisc(n1, n2, c.rollingResistance * total);
       c.rollingImpulse[0] = n1;
       c.rollingImpulse[1] = n2;
       const Vec L = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
@@ -464,13 +469,7 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       const Wide old1 = c.frictionImpulse[0], old2 = c.frictionImpulse[1];
       Wide n1 = old1 - (c.tangentMass[0] * v1 + c.tangentMass[1] * v2);
       Wide n2 = old2 - (c.tangentMass[1] * v1 + c.tangentMass[2] * v2);
-      const Wide limit = c.friction * total;
-      const Wide len2 = n1 * n1 + n2 * n2;
-      const Wide scale =
-          select(len2 > limit * limit,
-                 limit / wide::sqrt(max(len2, Wide{kTiny, kTiny, kTiny, kTiny})), one);
-      n1 = scale * n1;
-      n2 = scale * n2;
+      clampToDisc(n1, n2, c.friction * total);
       c.frictionImpulse[0] = n1;
       c.frictionImpulse[1] = n2;
       const Vec P = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;

@@ -189,22 +189,19 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
   if (!c.error.empty()) return Expected<JointId>::failure("JointDef." + c.error);
 
   const Quat frame = j.type == JointType::Fixed ? Quat(1.0, 0.0, 0.0, 0.0) : frameFor(axis);
-  if (j.a >= 0) {
-    const Body& A = bodies[j.a];
-    j.localAnchorA = glm::conjugate(A.rotation) * (anchorA - A.center);
-    j.frameA = glm::conjugate(A.rotation) * frame;
-  } else {
-    j.localAnchorA = anchorA;
-    j.frameA = frame;
-  }
-  if (j.b >= 0) {
-    const Body& B = bodies[j.b];
-    j.localAnchorB = glm::conjugate(B.rotation) * (anchorB - B.center);
-    j.frameB = glm::conjugate(B.rotation) * frame;
-  } else {
-    j.localAnchorB = anchorB;
-    j.frameB = frame;
-  }
+  // Anchor and frame in a body's frame (its centre and rotation); the world's are the world's.
+  auto toLocal = [&](int body, const Vec3& anchor, Vec3& localAnchor, Quat& localFrame) {
+    if (body < 0) {
+      localAnchor = anchor;
+      localFrame = frame;
+      return;
+    }
+    const Body& bd = bodies[body];
+    localAnchor = glm::conjugate(bd.rotation) * (anchor - bd.center);
+    localFrame = glm::conjugate(bd.rotation) * frame;
+  };
+  toLocal(j.a, anchorA, j.localAnchorA, j.frameA);
+  toLocal(j.b, anchorB, j.localAnchorB, j.frameB);
   JointId id;
   if (!freeSlots_.empty()) {
     id.index = freeSlots_.back();

@@ -110,28 +110,24 @@ SceneJoint readJoint(const Json& j, const std::string& path, int bodyCount) {
     static_cast<JointBase&>(d) = base;
     d.anchor = requiredVec3(j, path, "anchor", anchorWhat);
     out.def = d;
-  } else if (type == "hinge") {
+  } else if (type == "hinge" || type == "slider") {
+    // One free coordinate along an axis, with limits, a motor and a spring: a hinge's motor
+    // takes a torque, a slider's a force.
     common({"type", "a", "b", "collide", "break_force", "anchor", "axis", "limits", "motor",
             "spring"});
-    HingeJointDef d;
-    static_cast<JointBase&>(d) = base;
-    d.anchor = requiredVec3(j, path, "anchor", anchorWhat);
-    d.axis = axis(j, path);
-    d.limits = limits(j, path);
-    d.motor = motor(j, path, "max_torque");
-    d.spring = spring(j, path);
-    out.def = d;
-  } else if (type == "slider") {
-    common({"type", "a", "b", "collide", "break_force", "anchor", "axis", "limits", "motor",
-            "spring"});
-    SliderJointDef d;
-    static_cast<JointBase&>(d) = base;
-    d.anchor = requiredVec3(j, path, "anchor", anchorWhat);
-    d.axis = axis(j, path);
-    d.limits = limits(j, path);
-    d.motor = motor(j, path, "max_force");
-    d.spring = spring(j, path);
-    out.def = d;
+    auto axial = [&](auto d, const char* effortKey) {
+      static_cast<JointBase&>(d) = base;
+      d.anchor = requiredVec3(j, path, "anchor", anchorWhat);
+      d.axis = axis(j, path);
+      d.limits = limits(j, path);
+      d.motor = motor(j, path, effortKey);
+      d.spring = spring(j, path);
+      out.def = d;
+    };
+    if (type == "hinge")
+      axial(HingeJointDef{}, "max_torque");
+    else
+      axial(SliderJointDef{}, "max_force");
   } else if (type == "distance") {
     common({"type", "a", "b", "collide", "break_force", "anchor_a", "anchor_b", "min", "max",
             "spring"});
