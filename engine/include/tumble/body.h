@@ -3,6 +3,7 @@
 /// read-only view World::body() returns (BodyView).
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "tumble/math.h"
@@ -25,10 +26,10 @@ struct BodyId {
   friend auto operator<=>(BodyId, BodyId) = default;
 };
 
-/// Collision filter data of a body (Box2D's b2Filter, 64 bits). Today only the world's queries
-/// (World::castRay*, overlap*, castShape with a QueryFilter) read it; contact creation does not
-/// filter pairs on it yet. The defaults (category bit 0, every mask bit, group 0) let everything
-/// through.
+/// Collision filter data of a body (Box2D's b2Filter, 64 bits). It decides which pairs of bodies
+/// make contacts and which bodies a sensor sees (shouldCollide), and which bodies the world's
+/// queries accept (World::castRay*, overlap*, castShape with a QueryFilter). The defaults
+/// (category bit 0, every mask bit, group 0) let everything through.
 struct BodyFilter {
   uint64_t category = 1;         ///< the bits this body belongs to
   uint64_t mask = ~uint64_t{0};  ///< the categories this body accepts
@@ -37,6 +38,14 @@ struct BodyFilter {
   int group = 0;
   friend bool operator==(const BodyFilter&, const BodyFilter&) = default;
 };
+
+/// Whether bodies with filters `a` and `b` may touch: a shared nonzero group decides alone
+/// (negative: never, positive: always); otherwise (a.category & b.mask) != 0 and
+/// (b.category & a.mask) != 0 (Box2D's b2ShouldShapesCollide).
+inline bool shouldCollide(const BodyFilter& a, const BodyFilter& b) {
+  if (a.group == b.group && a.group != 0) return a.group > 0;
+  return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
 
 /// Everything needed to create a body. Plain data with defaults; World::createBody validates it
 /// and names the bad field on failure.
@@ -59,7 +68,17 @@ struct BodyDef {
   Real rollingResistance = 0.0;
   bool awake = true;      ///< a dynamic body may start asleep
   uint64_t userData = 0;  ///< opaque to the engine
-  BodyFilter filter;      ///< category, mask and group (read by queries only, for now)
+  /// Category, mask and group: which pairs make contacts, which bodies a sensor sees, which
+  /// bodies queries accept (shouldCollide; World::setFilter changes it).
+  BodyFilter filter;
+  /// A sensor makes no contacts (it pushes nothing and nothing pushes it) and reports the bodies
+  /// it overlaps as sensor events (World::sensorEvents). A sensor may be static, kinematic or
+  /// dynamic (then it falls through everything).
+  bool isSensor = false;
+  /// m/s, >= 0 (not NaN): a contact of this body reports a hit event (World::contactEvents) when
+  /// the approach speed of one of its points exceeds this or the other body's threshold.
+  /// +infinity (the default): no hit events from this body.
+  Real hitEventSpeed = std::numeric_limits<Real>::infinity();
 };
 
 /// A body as World::body() shows it: a copy of its state when read, so it never dangles and never
@@ -82,7 +101,9 @@ struct BodyView {
   Real rollingResistance = 0.0;  ///< dimensionless (BodyDef::rollingResistance)
   bool awake = true;             ///< false while asleep (static bodies: false)
   uint64_t userData = 0;
-  BodyFilter filter;  ///< as given in BodyDef::filter
+  BodyFilter filter;                 ///< as given in BodyDef::filter or World::setFilter
+  bool isSensor = false;             ///< BodyDef::isSensor
+  Real hitEventSpeed = 0.0;          ///< m/s, BodyDef::hitEventSpeed
 
   /// The shape's frame: x_world = rotation * x_local + position.
   Transform transform() const { return {position, rotation}; }

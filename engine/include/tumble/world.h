@@ -15,6 +15,7 @@
 #include "tumble/contact.h"
 #include "tumble/debug_draw.h"
 #include "tumble/detail/body_state.h"
+#include "tumble/events.h"
 #include "tumble/detail/island_scratch.h"
 #include "tumble/joint.h"
 #include "tumble/nonfinite.h"
@@ -135,6 +136,22 @@ class World {
   /// Every broad-phase pair of the last step whose bodies were looked at (touching or not), sorted
   /// by (a, b), with its GJK warm start and the index of its manifold.
   const std::vector<ContactPair>& contactPairs() const { return pairs_; }
+
+  /// The contact events of the last step (events.h): pairs that began or ended touching, and hits.
+  /// Kept until the next step; a step with nothing to report costs a pass over the pairs.
+  const ContactEvents& contactEvents() const { return contactEvents_; }
+  /// The sensor events of the last step (events.h): the overlaps that began or ended, found at the
+  /// end of the step (after the solver moved the bodies).
+  const SensorEvents& sensorEvents() const { return sensorEvents_; }
+  /// The sorted (sensor, visitor) overlaps of the last step.
+  const std::vector<SensorEvent>& sensorOverlaps() const { return sensorOverlaps_; }
+  /// Replaces a body's filter (BodyFilter, shouldCollide). Pairs it now rejects end at the next
+  /// step (end events), pairs it now accepts begin then; wakes the body and the bodies whose
+  /// broad-phase pairs it has.
+  void setFilter(BodyId id, const BodyFilter& filter);
+  /// Installs the contact filter (events.h, ContactFilter), or removes it when empty. It is asked
+  /// from the next step on; sleeping bodies it newly lets touch are not woken (call wake).
+  void setContactFilter(ContactFilter filter);
   const StepStats& stats() const { return stats_; }
   const BroadPhase& broadPhase() const { return broadPhase_; }
 
@@ -143,8 +160,7 @@ class World {
   RayHit rayCast(const Vec3& origin, const Vec3& direction) const;
 
   // Queries. Each goes through the broad-phase tree and considers only the bodies `filter`
-  // accepts (query.h: category and mask bits, an ignored body, a predicate). Body filters are
-  // read by these queries only: contact creation does not filter pairs on them (yet). Results
+  // accepts (query.h: category and mask bits, an ignored body, a predicate). Results
   // do not depend on the tree's shape: ties and lists are ordered by body index. Answers hold for
   // the bodies' current poses, also for a body the last step moved past its fat box. Queries
   // change nothing in the world (the simulation's bits are the same with or without them), but
@@ -260,6 +276,16 @@ class World {
   void wakeJointed();
   void breakJoints();
   bool jointFiltered(int a, int b) const;
+  // Events and filtering (world_events.cpp).
+  void filterPairs(std::vector<std::pair<int, int>>& keys);
+  void emitTouchEvents(const std::vector<ContactPair>& before);
+  void findHitCandidates();
+  void reportHits();
+  void updateSensors();
+  void beginEvents();
+  void endEvents();
+  void eventsOnDestroy(BodyId id);
+  void countFlags(const Body& b, int sign);
   void drawJoints(DebugDraw& draw) const;
 
   Settings settings_;
@@ -299,6 +325,22 @@ class World {
   std::vector<JointId> brokenJoints_;
   std::vector<int> brokenScratch_;
   std::vector<std::pair<int, int>> jointLinks_;  // per step: jointed pairs of bodies (islands)
+  ContactEvents contactEvents_;
+  SensorEvents sensorEvents_;
+  // Events of World calls between steps (destroyBody), or of bodies removed during a step: they
+  // are reported with the events of the step that follows or runs.
+  ContactEvents pendingContact_;
+  SensorEvents pendingSensor_;
+  ContactFilter contactFilter_;
+  // Live bodies with a filter other than the default, sensors, finite hit speeds: at zero, the
+  // step skips that work (the defaults cost nothing and change no bits).
+  int filteredBodies_ = 0;
+  int sensorBodies_ = 0;
+  int hitBodies_ = 0;
+  std::vector<SensorEvent> sensorOverlaps_;  // sorted by (sensor, visitor)
+  std::vector<SensorEvent> sensorScratch_;
+  std::vector<int> sensorCandidates_;
+  std::vector<std::pair<int, ContactHitEvent>> hitCandidates_;  // (manifold, its fastest point)
   // The broad phase runs at the start of a step, so a body the solver then moves past its fat
   // box (a large force, a hard hit) is out of the tree's reach until the next step. Queries test
   // those bodies directly: the list is rebuilt by the first query after anything moved (a step,

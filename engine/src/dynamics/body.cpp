@@ -70,6 +70,9 @@ Expected<Body> makeBody(const BodyDef& def) {
   if (!(std::isfinite(def.rollingResistance) && def.rollingResistance >= 0.0))
     return E::failure("body: rollingResistance " + std::to_string(def.rollingResistance) +
                       " must be finite and >= 0");
+  if (std::isnan(def.hitEventSpeed) || def.hitEventSpeed < 0.0)
+    return E::failure("body: hitEventSpeed " + std::to_string(def.hitEventSpeed) +
+                      " must be >= 0 m/s (+infinity: no hit events)");
   if (def.type == BodyType::Dynamic && !(def.density > 0.0 && std::isfinite(def.density)))
     return E::failure("body: density " + std::to_string(def.density) +
                       " must be > 0 for a dynamic body");
@@ -84,6 +87,8 @@ Expected<Body> makeBody(const BodyDef& def) {
   b.rollingResistance = def.rollingResistance;
   b.userData = def.userData;
   b.filter = def.filter;
+  b.isSensor = def.isSensor;
+  b.hitEventSpeed = def.hitEventSpeed;
   b.alive = true;
   if (def.type == BodyType::Dynamic) {
     const MassProperties mp = def.shape.massProperties(def.density);

@@ -129,6 +129,7 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
   const Real grow = 0.5 * settings_.contact.speculativeMargin;
   boxes_[id.index] = bodyAabb(b).fattened(grow);
   b.proxy = broadPhase_.createProxy(boxes_[id.index], settings_.broadphase.aabbMargin, id.index);
+  countFlags(b, +1);
   ++liveBodies_;
   ++queryEpoch_;
   return id;
@@ -136,6 +137,7 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
 
 void World::destroyBody(BodyId id) {
   if (!checkBody(id, "destroyBody")) return;
+  eventsOnDestroy(id);
   // What rested on the body must not hang in the air asleep: wake its island (everything it
   // touched, transitively, when it slept) and whatever it touches now (a static body's sleepers).
   if (bodies_[id.index].sleepIsland >= 0) wakeIsland(bodies_[id.index].sleepIsland);
@@ -189,6 +191,8 @@ BodyView World::viewOf(int index) const {
   v.awake = b.awake;
   v.userData = b.userData;
   v.filter = b.filter;
+  v.isSensor = b.isSensor;
+  v.hitEventSpeed = b.hitEventSpeed;
   return v;
 }
 
@@ -326,6 +330,7 @@ Expected<void> World::step(Real dt) {
     return Expected<void>::failure(message);
   }
   const auto t0 = Clock::now();
+  beginEvents();
   for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
   const Settings& s = settings_;
   stats_ = StepStats{};
@@ -344,12 +349,16 @@ Expected<void> World::step(Real dt) {
       drags.push_back(d.get());
     }
   wakeJointed();
+  if (hitBodies_ > 0) findHitCandidates();
   solver_->step(bodies_, manifolds_, drags, s, dt, joints_->count() > 0 ? joints_.get() : nullptr);
+  if (hitBodies_ > 0) reportHits();
   breakJoints();
   stats_.solverMs = msSince(t);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);
 
   for (int i : findNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
+  updateSensors();
+  endEvents();
   const auto ti = Clock::now();
   updateSleep(dt, s);
   stats_.islandsMs = msSince(ti);
@@ -441,9 +450,9 @@ void World::updateContacts(Real h, const Settings& s) {
     const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
     keys.emplace_back(std::min(a, b), std::max(a, b));
   }
-  std::erase_if(keys, [&](const auto& k) { return jointFiltered(k.first, k.second); });
   // Proxy ids follow body indices until slots are reused: usually sorted already.
   if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+  filterPairs(keys);
   const size_t n = bodies_.size();
   const size_t known = std::min(lastCenter_.size(), n);
   lastCenter_.resize(n);
@@ -577,6 +586,7 @@ void World::updateContacts(Real h, const Settings& s) {
   }
   pairs_.swap(nextPairs);
   manifolds_.swap(next);
+  emitTouchEvents(nextPairs);
   stats_.gjkCalls += counters.gjkCalls;
   stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
   stats_.gjkIterationsMean =

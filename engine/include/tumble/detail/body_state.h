@@ -40,7 +40,9 @@ struct Body {
   bool alive = false;
   uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
   uint64_t userData = 0;
-  BodyFilter filter;  ///< read by the world's queries only
+  BodyFilter filter;  ///< contacts, sensors and queries (shouldCollide)
+  bool isSensor = false;
+  Real hitEventSpeed = 0.0;  ///< m/s; +infinity: no hit events
 
   /// The shape's frame: x_world = rotation * x_local + origin.
   Transform transform() const { return {center - rotation * localCenter, rotation}; }

@@ -1,0 +1,238 @@
+// Contact filtering, contact events (begin, end, hit) and sensors (docs/ARCHITECTURE.md, "Events
+// and filtering"). Events are arrays read after the step, as Box2D v3's; nothing here calls back
+// into user code but the contact filter, which the step asks in pair order.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "dynamics/body_cores.h"
+#include "tumble/gjk.h"
+#include "tumble/world.h"
+
+namespace tumble {
+namespace {
+
+// A touching pair stays touching while a point is this close (m): the points of a contact that
+// settles or rocks cross separation 0 by micrometres from step to step, which must not end and
+// begin the episode again (Box2D counts speculative points instead, which this engine does not).
+constexpr Real kTouchRelease = 0.005;
+
+// The first point of the pair's manifolds with separation <= `within` (m), or null.
+const ContactPoint* touchingPoint(const ContactPair& p, const std::vector<Manifold>& manifolds,
+                                  Real within, const Manifold** owner) {
+  for (int k = p.manifold; k >= 0 && k < p.manifold + p.manifoldCount; ++k) {
+    const Manifold& m = manifolds[k];
+    for (int i = 0; i < m.pointCount; ++i)
+      if (m.points[i].separation <= within) {
+        *owner = &m;
+        return &m.points[i];
+      }
+  }
+  return nullptr;
+}
+
+// Midway between the two anchors of a contact point (both on the surfaces), world.
+Vec3 worldPoint(const Body& a, const Body& b, const ContactPoint& cp) {
+  return 0.5 * (a.center + a.rotation * cp.localA + b.center + b.rotation * cp.localB);
+}
+
+bool lessPair(BodyId a0, BodyId b0, BodyId a1, BodyId b1) {
+  return a0.index != a1.index ? a0.index < a1.index : b0.index < b1.index;
+}
+
+template <class T>
+void append(std::vector<T>& to, std::vector<T>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+  from.clear();
+}
+
+}  // namespace
+
+void World::countFlags(const Body& b, int sign) {
+  if (!(b.filter == BodyFilter{})) filteredBodies_ += sign;
+  if (b.isSensor) sensorBodies_ += sign;
+  if (b.hitEventSpeed < std::numeric_limits<Real>::infinity()) hitBodies_ += sign;
+}
+
+void World::setFilter(BodyId id, const BodyFilter& filter) {
+  if (!checkBody(id, "setFilter")) return;
+  Body& b = bodies_[id.index];
+  countFlags(b, -1);
+  b.filter = filter;
+  countFlags(b, +1);
+  // Sleeping pairs it now accepts would wait for something to wake them; those it now rejects
+  // would leave their bodies resting on nothing.
+  wakeBody(id.index);
+  for (const ProxyPair& p : broadPhase_.pairs()) {
+    const int a = broadPhase_.tree().userData(p.first), c = broadPhase_.tree().userData(p.second);
+    if (a == id.index) wakeBody(c);
+    if (c == id.index) wakeBody(a);
+  }
+}
+
+void World::setContactFilter(ContactFilter filter) {
+  contactFilter_ = std::move(filter);
+}
+
+// `keys` sorted: joints, then the bodies' filters, then sensors (they make no contacts), then the
+// user's filter, asked in key order. Each test runs only while some body needs it.
+void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
+  std::erase_if(keys, [&](const std::pair<int, int>& k) {
+    if (jointFiltered(k.first, k.second)) return true;
+    const Body& a = bodies_[k.first];
+    const Body& b = bodies_[k.second];
+    if (filteredBodies_ > 0 && !shouldCollide(a.filter, b.filter)) return true;
+    if (sensorBodies_ > 0 && (a.isSensor || b.isSensor)) return true;
+    return contactFilter_ && !contactFilter_(idAt(k.first), idAt(k.second));
+  });
+}
+
+// Both lists sorted by (a, b): a pair begins when a point touches now (separation <= 0) and the
+// pair did not touch (or was not a pair); it ends when it touched and now has no point within
+// kTouchRelease (or is no longer a pair). A kept sleeping pair keeps its flag and its points, so
+// sleeping and waking report nothing.
+void World::emitTouchEvents(const std::vector<ContactPair>& before) {
+  size_t oi = 0;
+  for (ContactPair& p : pairs_) {
+    while (oi < before.size() && lessPair(before[oi].a, before[oi].b, p.a, p.b)) {
+      if (before[oi].touching) contactEvents_.end.push_back({before[oi].a, before[oi].b});
+      ++oi;
+    }
+    bool was = false;
+    if (oi < before.size() && before[oi].a == p.a && before[oi].b == p.b) was = before[oi++].touching;
+    const Manifold* m = nullptr;
+    const ContactPoint* cp = touchingPoint(p, manifolds_, was ? kTouchRelease : 0.0, &m);
+    p.touching = cp != nullptr;
+    if (p.touching && !was)
+      contactEvents_.begin.push_back(
+          {p.a, p.b, worldPoint(bodies_[p.a.index], bodies_[p.b.index], *cp), m->normal});
+    else if (!p.touching && was)
+      contactEvents_.end.push_back({p.a, p.b});
+  }
+  for (; oi < before.size(); ++oi)
+    if (before[oi].touching) contactEvents_.end.push_back({before[oi].a, before[oi].b});
+}
+
+// Before the solver: each manifold whose bodies ask for hits keeps its fastest approaching point
+// above the smaller threshold (Box2D's approach speed: minus the relative normal velocity).
+void World::findHitCandidates() {
+  hitCandidates_.clear();
+  constexpr Real kOff = std::numeric_limits<Real>::infinity();
+  for (int mi = 0; mi < static_cast<int>(manifolds_.size()); ++mi) {
+    const Manifold& m = manifolds_[mi];
+    const Body& A = bodies_[m.a.index];
+    const Body& B = bodies_[m.b.index];
+    const Real threshold = std::min(A.hitEventSpeed, B.hitEventSpeed);
+    if (!(threshold < kOff)) continue;
+    int best = -1;
+    Real bestSpeed = threshold;
+    Vec3 bestPoint(0.0);
+    for (int i = 0; i < m.pointCount; ++i) {
+      const Vec3 p = worldPoint(A, B, m.points[i]);
+      const Real approach = -glm::dot(B.velocityAt(p) - A.velocityAt(p), m.normal);
+      if (approach > bestSpeed) best = i, bestSpeed = approach, bestPoint = p;
+    }
+    if (best >= 0) hitCandidates_.push_back({mi, {m.a, m.b, bestPoint, m.normal, bestSpeed}});
+  }
+}
+
+// After the solver: a candidate whose contact pushed (a point's normal impulse > 0) is a hit; a
+// speculative point that never closed is not.
+void World::reportHits() {
+  for (const auto& [mi, hit] : hitCandidates_) {
+    const Manifold& m = manifolds_[mi];
+    bool pushed = false;
+    for (int i = 0; i < m.pointCount; ++i) pushed = pushed || m.points[i].normalImpulse > 0.0;
+    if (pushed) contactEvents_.hit.push_back(hit);
+  }
+  hitCandidates_.clear();
+}
+
+// At the end of the step, each sensor (in index order) looks for visitors in the broad-phase tree
+// at the bodies' final poses: non-sensor, non-static bodies its filter accepts (Box2D v3's rule),
+// overlapping or touching by GJK on the cores with the radii (compound children and mesh
+// triangles one by one).
+void World::updateSensors() {
+  if (sensorBodies_ == 0 && sensorOverlaps_.empty()) return;
+  refreshStale();
+  sensorScratch_.clear();
+  for (int s = 0; s < static_cast<int>(bodies_.size()); ++s) {
+    const Body& S = bodies_[s];
+    if (!S.alive || !S.isSensor) continue;
+    const Aabb boxS = bodyAabb(S);
+    std::vector<int>& found = sensorCandidates_;
+    found.clear();
+    broadPhase_.tree().query(boxS, [&](int proxy) {
+      const int index = broadPhase_.tree().userData(proxy);
+      if (!isStale_[index]) found.push_back(index);
+      return true;
+    });
+    for (const int index : stale_) found.push_back(index);
+    std::sort(found.begin(), found.end());
+    const Transform xs = S.transform();
+    for (const int v : found) {
+      const Body& V = bodies_[v];
+      if (v == s || !V.alive || V.isSensor || V.type == BodyType::Static) continue;
+      if (filteredBodies_ > 0 && !shouldCollide(S.filter, V.filter)) continue;
+      const Aabb boxV = bodyAabb(V);
+      if (!boxS.overlaps(boxV)) continue;
+      const Transform xv = V.transform();
+      bool overlap = false;
+      forEachCore(S, xs, boxV, [&](const SupportShape& cs, const Transform& xcs, Real rs, int) {
+        if (overlap) return;
+        forEachCore(V, xv, boxS, [&](const SupportShape& cv, const Transform& xcv, Real rv, int) {
+          if (overlap) return;
+          const GjkResult g = gjkDistance(cs, xcs, cv, xcv, settings_.gjk);
+          overlap = g.intersecting() || g.distance <= rs + rv;
+        });
+      });
+      if (overlap) sensorScratch_.push_back({idAt(s), idAt(v)});
+    }
+  }
+  // Both sorted by (sensor, visitor): the difference is the events.
+  auto less = [](const SensorEvent& x, const SensorEvent& y) {
+    return lessPair(x.sensor, x.visitor, y.sensor, y.visitor);
+  };
+  size_t oi = 0;
+  for (const SensorEvent& e : sensorScratch_) {
+    while (oi < sensorOverlaps_.size() && less(sensorOverlaps_[oi], e))
+      sensorEvents_.end.push_back(sensorOverlaps_[oi++]);
+    if (oi < sensorOverlaps_.size() && !less(e, sensorOverlaps_[oi]))
+      ++oi;
+    else
+      sensorEvents_.begin.push_back(e);
+  }
+  for (; oi < sensorOverlaps_.size(); ++oi) sensorEvents_.end.push_back(sensorOverlaps_[oi]);
+  sensorOverlaps_.swap(sensorScratch_);
+}
+
+// Start of a step: last step's events go; those of World calls since then come first.
+void World::beginEvents() {
+  contactEvents_.begin.clear();
+  contactEvents_.end.clear();
+  contactEvents_.hit.clear();
+  sensorEvents_.begin.clear();
+  sensorEvents_.end.clear();
+  append(contactEvents_.end, pendingContact_.end);
+  append(sensorEvents_.end, pendingSensor_.end);
+}
+
+// End of a step: bodies the step removed (non-finite) end their contacts and overlaps.
+void World::endEvents() {
+  append(contactEvents_.end, pendingContact_.end);
+  append(sensorEvents_.end, pendingSensor_.end);
+}
+
+// A body about to be destroyed ends its touching pairs and its overlaps (reported with the next
+// step's events, or this step's when the step removes it).
+void World::eventsOnDestroy(BodyId id) {
+  for (const ContactPair& p : pairs_)
+    if (p.touching && (p.a == id || p.b == id)) pendingContact_.end.push_back({p.a, p.b});
+  for (const SensorEvent& e : sensorOverlaps_)
+    if (e.sensor == id || e.visitor == id) pendingSensor_.end.push_back(e);
+  std::erase_if(sensorOverlaps_,
+                [&](const SensorEvent& e) { return e.sensor == id || e.visitor == id; });
+  countFlags(bodies_[id.index], -1);
+}
+
+}  // namespace tumble
