@@ -1,8 +1,11 @@
 // tumble-cli sim SCENE: runs a scene headless and reports its state (docs/ARCHITECTURE.md,
 // "Headless runs").
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -42,6 +45,13 @@ constexpr Flag kFlags[] = {
      .kind = ValueKind::String,
      .help = "write the final body states as JSON Lines (id, position,\n"
              "orientation [w,x,y,z], linear_velocity, angular_velocity)"},
+    {.name = "--events",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "write every contact and sensor event as a JSON line: step, type\n"
+             "(begin, end, hit, sensor_begin, sensor_end), a, b (body indices as in\n"
+             "the scene file; a sensor event's a is the sensor); begin adds point and\n"
+             "normal, hit adds point, normal and speed"},
     {.name = "--crosscheck-log",
      .metavar = "FILE",
      .kind = ValueKind::String,
@@ -88,6 +98,38 @@ Real medianOf(const std::vector<Real>& v, size_t from, size_t to) {
   return part[part.size() / 2];
 }
 
+// The step's events as JSON lines (README, "tumble-cli sim"): contact begins, ends and hits, then
+// sensor begins and ends, each in the World's order.
+void writeEvents(std::ostream& out, long step, const World& w) {
+  auto line = [&](const char* type, BodyId a, BodyId b) {
+    nlohmann::json j;
+    j["step"] = step;
+    j["type"] = type;
+    j["a"] = a.index;
+    j["b"] = b.index;
+    return j;
+  };
+  const ContactEvents& c = w.contactEvents();
+  for (const ContactBeginEvent& e : c.begin) {
+    nlohmann::json j = line("begin", e.a, e.b);
+    j["point"] = vec(e.point);
+    j["normal"] = vec(e.normal);
+    out << j.dump() << '\n';
+  }
+  for (const ContactEndEvent& e : c.end) out << line("end", e.a, e.b).dump() << '\n';
+  for (const ContactHitEvent& e : c.hit) {
+    nlohmann::json j = line("hit", e.a, e.b);
+    j["point"] = vec(e.point);
+    j["normal"] = vec(e.normal);
+    j["speed"] = e.approachSpeed;
+    out << j.dump() << '\n';
+  }
+  for (const SensorEvent& e : w.sensorEvents().begin)
+    out << line("sensor_begin", e.sensor, e.visitor).dump() << '\n';
+  for (const SensorEvent& e : w.sensorEvents().end)
+    out << line("sensor_end", e.sensor, e.visitor).dump() << '\n';
+}
+
 }  // namespace
 
 int runSim(Args args) {
@@ -98,6 +140,7 @@ int runSim(Args args) {
   const bool json = parsed->has("--json");
   const std::string dumpPath = parsed->value("--dump").value_or("");
   const std::string logPath = parsed->value("--crosscheck-log").value_or("");
+  const std::string eventsPath = parsed->value("--events").value_or("");
   const std::optional<uint64_t> churnSeed = parsed->unsignedInteger("--churn");
 
   auto loaded = loadSceneWorld("sim", sceneArg, *parsed);
@@ -105,6 +148,15 @@ int runSim(Args args) {
   const Scene* scene = &loaded->scene;
   World& w = *loaded->world;
   w.setCrossCheckLog(logPath);
+  std::ofstream events;
+  if (!eventsPath.empty()) {
+    events.open(eventsPath, std::ios::binary | std::ios::trunc);
+    if (!events) {
+      std::fprintf(stderr, "sim: --events %s: cannot open for writing: %s\n", eventsPath.c_str(),
+                   std::strerror(errno));
+      return 2;
+    }
+  }
 
   const Energy e0 = w.energy();
   // Every step's time is kept (for the medians); the record is written through up front, so that
@@ -130,6 +182,7 @@ int runSim(Args args) {
       std::fprintf(stderr, "sim: step %ld: %s\n", s, err.error().c_str());
       return 2;
     }
+    if (events.is_open()) writeEvents(events, s, w);
     const StepStats& st = w.stats();
     stepMs[done++] = st.stepMs;
     broad += st.broadphaseMs;
@@ -142,6 +195,13 @@ int runSim(Args args) {
     if (nan) break;
   }
   stepMs.resize(done);
+  if (events.is_open()) {
+    events.close();
+    if (!events) {
+      std::fprintf(stderr, "sim: --events %s: write failed\n", eventsPath.c_str());
+      return 2;
+    }
+  }
   for (const NonFiniteEvent& e : w.nonFiniteEvents())
     std::fprintf(stderr, "sim: step %lld: body %d: non-finite %s; the body was removed\n",
                  static_cast<long long>(e.step), e.body.index, e.quantity);

@@ -659,7 +659,7 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   checkKeys(b, path,
             {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity",
              "type", "static", "density", "mass", "friction", "restitution", "rolling_resistance",
-             "filter", "name"});
+             "filter", "sensor", "hit_event_speed", "name"});
   if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name, " + shapeForms() + ")");
   BodyDef def;
   const Vec3 s = b.contains("scale") ? scale(b["scale"], path + ".scale") : Vec3(1.0);
@@ -687,6 +687,13 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
                    " body (add \"static\": true; a dynamic concave body is a compound)");
   if (b.contains("name")) string(b["name"], path + ".name");
   if (b.contains("filter")) def.filter = readFilter(b["filter"], path + ".filter");
+  if (b.contains("sensor")) def.isSensor = boolean(b["sensor"], path + ".sensor");
+  if (b.contains("hit_event_speed")) {
+    def.hitEventSpeed = number(b["hit_event_speed"], path + ".hit_event_speed");
+    if (!(def.hitEventSpeed >= 0.0))
+      fail(path + ".hit_event_speed",
+           "expected a number >= 0 (m/s), got " + shortNumber(def.hitEventSpeed));
+  }
   applyMaterial(def, material(b, path), path);
   return def;
 }
