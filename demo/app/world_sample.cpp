@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <SDL.h>
 #include <imgui.h>
@@ -15,6 +16,7 @@ namespace {
 
 constexpr Real kRayLength = 500.0;  // m, how far a mouse ray reaches
 constexpr Real kShootSpeed = 25.0;  // m/s
+constexpr Real kShotHitSpeed = 5.0;  // m/s: a shot body reports its hits above this (markers)
 constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f, 0.66f, 0.45f),
                                  glm::vec3(0.35f, 0.52f, 0.86f), glm::vec3(0.85f, 0.75f, 0.30f),
                                  glm::vec3(0.70f, 0.40f, 0.75f), glm::vec3(0.35f, 0.75f, 0.78f)};
@@ -75,6 +77,11 @@ Expected<void> WorldSample::create(SampleContext& ctx) {
       break;
     }
   }
+  for (const BodyId id : world_->bodyIds()) {
+    const BodyView b = *world_->body(id);
+    hasSensors_ = hasSensors_ || b.isSensor;
+    showEvents_ = showEvents_ || b.isSensor || std::isfinite(b.hitEventSpeed);
+  }
   ctx.camera.setRegion(ctx.besidePanel);
   if (const auto box = bounds())
     ctx.camera.frame(glm::vec3(box->lower), glm::vec3(box->upper), ctx.windowWidth,
@@ -87,6 +94,7 @@ void WorldSample::step(SampleContext& ctx) {
   // equal settings cost one comparison).
   Expected<void> done = world_->setSettings(ctx.settings);
   if (done) done = world_->step(ctx.settings.dt);
+  if (done) recordEvents();
   if (auto error = done; !error) {
     stepError_ = error.error();
   } else {
@@ -99,6 +107,7 @@ void WorldSample::draw(SampleContext& ctx) {
   ctx.camera.setRegion(ctx.besidePanel);
   for (const BodyId id : world_->bodyIds()) {
     const BodyView b = *world_->body(id);
+    if (b.isSensor) continue;  // drawn as wire (drawEvents)
     glm::vec3 color = b.shape.isStaticOnly() ? kGroundColor : kStaticColor;
     if (b.type != BodyType::Static) {
       color = kPalette[static_cast<size_t>(id.index) % kPalette.size()];
@@ -114,6 +123,7 @@ void WorldSample::draw(SampleContext& ctx) {
     }
     ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);
   }
+  drawEvents(ctx);
 }
 
 void WorldSample::drawPanel(SampleContext& ctx) {
@@ -129,6 +139,7 @@ void WorldSample::drawPanel(SampleContext& ctx) {
   ImGui::Text("pairs %d  manifolds %d  contacts %d", s.pairs, s.manifolds, s.contacts);
   ImGui::Text("max penetration %.4f m  energy %.1f J", s.maxPenetration, world_->energy().total());
   ImGui::TextDisabled("timings: statistics window (F2)");
+  drawEventsPanel(ctx);
   if (dropTemplate_.shape) {
     if (ImGui::Button("drop a body (D)")) drop();
     ImGui::SameLine();
@@ -335,6 +346,7 @@ void WorldSample::spawn(SampleContext& ctx, bool shoot) {
     const Vec3 forward(ctx.camera.forward());
     def.position = eye + 1.0 * forward;
     def.linearVelocity = kShootSpeed * forward;
+    def.hitEventSpeed = kShotHitSpeed;
   } else {
     const Vec3 target(ctx.camera.target());
     def.position = Vec3(target.x + 0.13 * (spawned_ % 5), topOfBodies() + 2.0,

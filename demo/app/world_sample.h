@@ -4,6 +4,7 @@
 // mouse, drops (D), spawns (V) and shoots (B) bodies, shows the "World" section of the panel and
 // frames the camera on the bodies in the part of the window the panel leaves free.
 #include <array>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -78,6 +79,11 @@ class WorldSample : public Sample {
   const std::vector<ChildMesh>& childMeshes(SampleContext& ctx, const Shape& shape);
   Shape spawnShape(SampleContext& ctx);
   Real topOfBodies() const;
+  // Events (world_sample_events.cpp): the log and markers after a step, sensors and markers drawn,
+  // the count and the events window in the panel.
+  void recordEvents();
+  void drawEvents(SampleContext& ctx);
+  void drawEventsPanel(const SampleContext& ctx);
   void drop();
   void spawn(SampleContext& ctx, bool shoot);
 
@@ -99,6 +105,16 @@ class WorldSample : public Sample {
   int spawned_ = 0;
   DragId drag_;
   Real grabDistance_ = 0.0;
+  struct HitMarker {
+    Vec3 point{0.0}, normal{0.0};
+    Real speed = 0.0;  // m/s
+    int age = 0;       // steps since the hit
+  };
+  std::deque<std::string> eventLog_;  // newest last
+  std::vector<HitMarker> markers_;
+  long sensorEntries_ = 0;  // sensor begin events so far
+  bool hasSensors_ = false;
+  bool showEvents_ = false;  // on at the start for a world with sensors or hit speeds
 };
 
 }  // namespace tumble::demo
