@@ -103,6 +103,7 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "pile",
                                           "pyramid",
                                           "ragdolls",
+                                          "sensors",
                                           "shapes",
                                           "terrain",
                                           "tower"});
