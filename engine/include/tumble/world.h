@@ -278,7 +278,8 @@ class World {
   bool jointFiltered(int a, int b) const;
   // Events and filtering (world_events.cpp).
   void filterPairs(std::vector<std::pair<int, int>>& keys);
-  void emitTouchEvents(const std::vector<ContactPair>& before);
+  void settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds);
+  void pairGone(const ContactPair& old);
   void findHitCandidates();
   void reportHits();
   void updateSensors();

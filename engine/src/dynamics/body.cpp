@@ -1,6 +1,7 @@
 // Bodies: validation, mass properties from the hull, semi-implicit Euler integration.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "dynamics/body_ops.h"
@@ -88,7 +89,10 @@ Expected<Body> makeBody(const BodyDef& def) {
   b.userData = def.userData;
   b.filter = def.filter;
   b.isSensor = def.isSensor;
-  b.hitEventSpeed = def.hitEventSpeed;
+  // Past float's range is off (a plain cast of such a double overflows).
+  b.hitEventSpeed = def.hitEventSpeed > std::numeric_limits<float>::max()
+                        ? std::numeric_limits<float>::infinity()
+                        : static_cast<float>(def.hitEventSpeed);
   b.alive = true;
   if (def.type == BodyType::Dynamic) {
     const MassProperties mp = def.shape.massProperties(def.density);

@@ -494,13 +494,18 @@ void World::updateContacts(Real h, const Settings& s) {
   if (next.capacity() < keys.size() / 2) next.reserve(std::max(keys.size(), 6 * bodies_.size()));
   NarrowPhaseCounters counters;
   size_t oi = 0;
+  // The pair whose begin or end is still to be decided, once its manifolds are made (events
+  // settle each pair while they are in cache: docs/ARCHITECTURE.md, "Events and filtering").
+  int open = -1;
+  bool openWas = false;
   for (const auto& [ia, ib] : keys) {
+    if (open >= 0) settleTouch(nextPairs[open], openWas, next), open = -1;
     while (oi < pairs_.size() &&
            std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < std::pair(ia, ib))
-      ++oi;
+      pairGone(pairs_[oi++]);
     const ContactPair* oldPair = nullptr;
     if (oi < pairs_.size() && pairs_[oi].a.index == ia && pairs_[oi].b.index == ib)
-      oldPair = &pairs_[oi];
+      oldPair = &pairs_[oi++];
     const Manifold* old =
         oldPair && oldPair->manifold >= 0 ? &manifolds_[oldPair->manifold] : nullptr;
     const Body& A = bodies_[ia];
@@ -520,6 +525,8 @@ void World::updateContacts(Real h, const Settings& s) {
     ContactPair& p = nextPairs.emplace_back();
     p.a = idAt(ia);
     p.b = idAt(ib);
+    open = static_cast<int>(nextPairs.size()) - 1;
+    openWas = oldPair && oldPair->touching;
     if (oldPair) p.cache = oldPair->cache;
     if (!boxes_[ia].overlaps(boxes_[ib])) {
       // Farther apart than the speculative distance: no contact, no GJK (the fat boxes of the
@@ -584,9 +591,10 @@ void World::updateContacts(Real h, const Settings& s) {
     if (A.isDynamic() && !A.awake) wakeBody(ia);
     if (B.isDynamic() && !B.awake) wakeBody(ib);
   }
+  if (open >= 0) settleTouch(nextPairs[open], openWas, next);
+  for (; oi < pairs_.size(); ++oi) pairGone(pairs_[oi]);
   pairs_.swap(nextPairs);
   manifolds_.swap(next);
-  emitTouchEvents(nextPairs);
   stats_.gjkCalls += counters.gjkCalls;
   stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
   stats_.gjkIterationsMean =

@@ -87,30 +87,24 @@ void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
   });
 }
 
-// Both lists sorted by (a, b): a pair begins when a point touches now (separation <= 0) and the
-// pair did not touch (or was not a pair); it ends when it touched and now has no point within
-// kTouchRelease (or is no longer a pair). A kept sleeping pair keeps its flag and its points, so
-// sleeping and waking report nothing.
-void World::emitTouchEvents(const std::vector<ContactPair>& before) {
-  size_t oi = 0;
-  for (ContactPair& p : pairs_) {
-    while (oi < before.size() && lessPair(before[oi].a, before[oi].b, p.a, p.b)) {
-      if (before[oi].touching) contactEvents_.end.push_back({before[oi].a, before[oi].b});
-      ++oi;
-    }
-    bool was = false;
-    if (oi < before.size() && before[oi].a == p.a && before[oi].b == p.b) was = before[oi++].touching;
-    const Manifold* m = nullptr;
-    const ContactPoint* cp = touchingPoint(p, manifolds_, was ? kTouchRelease : 0.0, &m);
-    p.touching = cp != nullptr;
-    if (p.touching && !was)
-      contactEvents_.begin.push_back(
-          {p.a, p.b, worldPoint(bodies_[p.a.index], bodies_[p.b.index], *cp), m->normal});
-    else if (!p.touching && was)
-      contactEvents_.end.push_back({p.a, p.b});
-  }
-  for (; oi < before.size(); ++oi)
-    if (before[oi].touching) contactEvents_.end.push_back({before[oi].a, before[oi].b});
+// A pair the narrow phase just looked at (its manifolds the last of `manifolds`, still in
+// cache): it begins when a point touches (separation <= 0) and it did not touch (or was not a
+// pair); it ends when it touched and no point is within kTouchRelease. A kept sleeping pair keeps
+// its flag and its points and is not settled, so sleeping and waking report nothing.
+void World::settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds) {
+  const Manifold* m = nullptr;
+  const ContactPoint* cp = touchingPoint(p, manifolds, was ? kTouchRelease : 0.0, &m);
+  p.touching = cp != nullptr;
+  if (p.touching && !was)
+    contactEvents_.begin.push_back(
+        {p.a, p.b, worldPoint(bodies_[p.a.index], bodies_[p.b.index], *cp), m->normal});
+  else if (!p.touching && was)
+    contactEvents_.end.push_back({p.a, p.b});
+}
+
+// Last step's pair that is no longer a pair (apart, filtered away).
+void World::pairGone(const ContactPair& old) {
+  if (old.touching) contactEvents_.end.push_back({old.a, old.b});
 }
 
 // Before the solver: each manifold whose bodies ask for hits keeps its fastest approaching point

@@ -31,6 +31,9 @@ struct Body {
   Real restitution = 0.0;
   Real rollingResistance = 0.0;  ///< dimensionless, >= 0
   bool awake = true;
+  // In the padding after `awake`: the body keeps its 624 bytes (the step walks every body).
+  bool isSensor = false;
+  float hitEventSpeed = 0.0f;  ///< m/s; +infinity: no hit events
   Real sleepTime = 0.0;  ///< s spent under the sleep thresholds
   /// While asleep: the sleeping island, named by its lowest body index (its first member);
   /// -1 when awake. The members are linked in index order through sleepNext (-1 ends the list).
@@ -41,8 +44,6 @@ struct Body {
   uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
   uint64_t userData = 0;
   BodyFilter filter;  ///< contacts, sensors and queries (shouldCollide)
-  bool isSensor = false;
-  Real hitEventSpeed = 0.0;  ///< m/s; +infinity: no hit events
 
   /// The shape's frame: x_world = rotation * x_local + origin.
   Transform transform() const { return {center - rotation * localCenter, rotation}; }
