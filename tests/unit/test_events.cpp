@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <limits>
 #include <map>
 #include <random>
 
+#include "tumble/scene.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
@@ -372,4 +375,33 @@ TEST_CASE("events are the same in two runs") {
   REQUIRE(first.size() > 300);
   REQUIRE(first.size() == second.size());
   CHECK(std::memcmp(first.data(), second.data(), first.size() * sizeof(Real)) == 0);
+}
+
+TEST_CASE("scene keys sensor, hit_event_speed and filter reach the bodies") {
+  const auto scene = parseScene(
+      R"({"bodies": [{"shape": "box", "sensor": true, "hit_event_speed": 2.5,
+                      "filter": {"category": [3, 63], "mask": [0], "group": -4}},
+                     {"shape": "box", "position": [0, 3, 0]}]})",
+      "test.json", std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "shapes");
+  REQUIRE(scene);
+  REQUIRE(scene->bodies.size() == 2);
+  const BodyDef& a = scene->bodies[0];
+  CHECK(a.isSensor);
+  CHECK(a.hitEventSpeed == 2.5);
+  CHECK(a.filter.category == ((uint64_t{1} << 3) | (uint64_t{1} << 63)));
+  CHECK(a.filter.mask == 1);
+  CHECK(a.filter.group == -4);
+  const BodyDef& b = scene->bodies[1];
+  CHECK_FALSE(b.isSensor);
+  CHECK(std::isinf(b.hitEventSpeed));
+  CHECK(b.filter == BodyFilter{});
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  CHECK((*world)->body((*world)->idAt(0))->isSensor);
+  CHECK((*world)->body((*world)->idAt(0))->hitEventSpeed == 2.5);
+  BodyDef bad = b;
+  bad.hitEventSpeed = -1.0;
+  CHECK_FALSE((*world)->createBody(bad));
+  bad.hitEventSpeed = std::numeric_limits<Real>::quiet_NaN();
+  CHECK_FALSE((*world)->createBody(bad));
 }
