@@ -405,3 +405,34 @@ TEST_CASE("scene keys sensor, hit_event_speed and filter reach the bodies") {
   bad.hitEventSpeed = std::numeric_limits<Real>::quiet_NaN();
   CHECK_FALSE((*world)->createBody(bad));
 }
+
+TEST_CASE("a sensor tests a compound child by child, not by its box") {
+  World w;
+  Settings s = w.settings();
+  s.gravity = Vec3(0.0);
+  REQUIRE(w.setSettings(s));
+  BodyDef sensor;
+  sensor.type = BodyType::Static;
+  sensor.shape = *makeSphere(0.5);
+  sensor.isSensor = true;
+  REQUIRE(w.createBody(sensor));
+  // A dumbbell of two balls 3 m apart: its box holds the sensor when centred on it, its balls
+  // do not touch it.
+  const CompoundChild children[] = {
+      {*makeSphere(0.4), Transform{Vec3(-1.5, 0.0, 0.0), Quat(1, 0, 0, 0)}},
+      {*makeSphere(0.4), Transform{Vec3(1.5, 0.0, 0.0), Quat(1, 0, 0, 0)}}};
+  BodyDef def;
+  def.shape = *makeCompound(children);
+  def.position = Vec3(0.0, 0.3, 0.0);
+  const BodyId bell = *w.createBody(def);
+  stepN(w, 3);
+  CHECK(w.sensorOverlaps().empty());
+  // A ball 0.85 m from the sensor's centre overlaps it (radii 0.4 + 0.5).
+  w.setTransform(bell, Transform{Vec3(1.5 - 0.85, 0.0, 0.0), Quat(1, 0, 0, 0)});
+  stepN(w, 1);
+  REQUIRE(w.sensorEvents().begin.size() == 1);
+  CHECK(w.sensorEvents().begin[0].visitor == bell);
+  w.setTransform(bell, Transform{Vec3(1.5 - 0.95, 0.0, 0.0), Quat(1, 0, 0, 0)});
+  stepN(w, 1);
+  CHECK(w.sensorEvents().end.size() == 1);
+}
