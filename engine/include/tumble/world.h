@@ -117,6 +117,24 @@ class World {
   void applyTorque(BodyId id, const Vec3& torque);
   /// An instantaneous impulse (N s) at a world point; wakes the body. Dynamic bodies only.
   void applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point);
+  /// Sets the velocities of a kinematic body so that the next step(dt) (with the settings in
+  /// force) lands it on `target` (its shape's frame, as setTransform's): the linear velocity
+  /// moves the centre of mass there, the angular velocity turns it by the shortest rotation,
+  /// matched to the solver's substep rotation update so the pose is met to rounding. The
+  /// velocities stay after that step (call again each step, or set them to zero). Ignored, with
+  /// a report to the assert handler, for a body that is not kinematic, a non-finite target or a
+  /// dt outside step()'s range.
+  void moveKinematic(BodyId id, const Transform& target, Real dt);
+  /// BodyDef::linearDamping and angularDamping (1/s). Fail, naming the field, unless finite and
+  /// >= 0. Dynamic bodies only (ignored for others); wake the body.
+  Expected<void> setDamping(BodyId id, Real linear, Real angular);
+  /// BodyDef::gravityScale; fails unless finite. Dynamic bodies only; wakes the body.
+  Expected<void> setGravityScale(BodyId id, Real scale);
+  /// BodyDef::lockTranslation and lockRotation (world x, y, z): a newly locked axis's velocity
+  /// component is set to 0. Dynamic bodies only; wakes the body.
+  void setLocks(BodyId id, const bool (&translation)[3], const bool (&rotation)[3]);
+  /// BodyDef::bullet. Dynamic bodies only.
+  void setBullet(BodyId id, bool bullet);
   /// Wakes the body and the island it sleeps with.
   void wake(BodyId id);
   void setUserData(BodyId id, uint64_t userData);
@@ -251,6 +269,7 @@ class World {
                          const Settings& s, ContactPair& p, std::vector<Manifold>& next,
                          NarrowPhaseCounters& counters);
   void updateSleep(Real dt, const Settings& s);
+  void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
   void wakeBody(int index);
@@ -295,6 +314,8 @@ class World {
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
   std::vector<NonFiniteEvent> nonFinite_;
+  int bullets_ = 0;                // live dynamic bodies with BodyDef::bullet
+  std::vector<Vec3> bulletStart_;  // per body slot: centre at the step's start (bullets only)
   std::unique_ptr<JointSet> joints_;
   std::vector<JointId> brokenJoints_;
   std::vector<int> brokenScratch_;
