@@ -322,3 +322,35 @@ TEST_CASE("body options are validated and read back", "[body_options]") {
   CHECK(v.lockRotation[1]);
   CHECK_FALSE(v.bullet);
 }
+
+TEST_CASE("a locked axis holds under a drag and a joint", "[body_options]") {
+  World w{Settings{}};
+  editSettings(w, [](Settings& s) { s.sleep.enabled = false; });
+  addGround(w, 20.0);
+  BodyDef def;
+  def.shape = boxHull(Vec3(0.5));
+  def.position = Vec3(0.0, 0.5, 0.0);
+  def.lockTranslation[1] = true;  // slides on the ground, never lifts
+  def.lockRotation[0] = def.lockRotation[2] = true;
+  const BodyId box = *w.createBody(def);
+  // Pulled up and sideways by a drag at a corner, and hung from a ball joint above.
+  const DragId drag = *w.createDrag(box, Vec3(0.5, 1.0, 0.5));
+  w.setDragTarget(drag, Vec3(3.0, 4.0, 1.0));
+  BallJointDef joint;
+  joint.a = box;
+  joint.anchor = Vec3(-0.5, 1.0, -0.5);
+  REQUIRE(w.createJoint(joint));
+  const Real y0 = w.body(box)->centerOfMass.y;
+  Real spin = 0.0;  // the free rotation about y: the drag does turn the box
+  for (int i = 0; i < 120; ++i) {
+    REQUIRE(w.step(w.settings().dt));
+    const BodyView b = *w.body(box);
+    REQUIRE(b.centerOfMass.y == y0);
+    REQUIRE(b.linearVelocity.y == 0.0);
+    REQUIRE(b.angularVelocity.x == 0.0);
+    REQUIRE(b.angularVelocity.z == 0.0);
+    spin = std::max(spin, std::abs(b.angularVelocity.y));
+  }
+  CHECK(spin > 0.1);
+  CHECK(allFinite(w));
+}
