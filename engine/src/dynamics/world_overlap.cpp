@@ -155,7 +155,7 @@ std::optional<ShapeCastHit> World::castShape(const Shape& shape, const Transform
 // and put back where it first touches one. Its velocity is kept: the next step's contact (the
 // pair is then within the speculative distance) stops it. A body the bullet touches at the start
 // (fraction 0) is left to the contact solver, as a resting contact would otherwise hold the
-// bullet in place for ever. Ties go to the lower body index, so the tree's order does not matter.
+// bullet in place for ever. Only the earliest fraction matters, so the tree's order does not.
 void World::sweepBullets() {
   ++queryEpoch_;  // the solver moved the bodies: the stale list is rebuilt below
   refreshStale();
@@ -173,6 +173,8 @@ void World::sweepBullets() {
     auto consider = [&](int index) {
       const Body& o = bodies_[index];
       if (index == i || !o.alive || o.bullet || !bodyAabb(o).overlaps(swept)) return;
+      // Jointed bodies that do not collide (JointBase::collideConnected) do not stop it either.
+      if (jointFiltered(std::min(i, index), std::max(i, index))) return;
       forEachCore(
           o, o.transform(), swept, [&](const SupportShape& s, const Transform& xs, Real r, int) {
             const CastResult c =
