@@ -91,7 +91,8 @@ class World {
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],
-  /// restitution outside [0, 1] or a negative or non-finite rolling resistance.
+  /// restitution outside [0, 1], a negative or non-finite rolling resistance or damping, or a
+  /// non-finite gravity scale. A locked axis's initial velocity component is dropped.
   Expected<BodyId> createBody(const BodyDef& def);
   /// Removes a body with its contacts, joints and drags, and wakes what it touched or slept with
   /// (so nothing stays asleep on a support that is gone). A stale id is reported (see above).
