@@ -17,7 +17,12 @@ std::span<const Control> controlsTable() {
       {"P", "pause / resume"},
       {"O", "single step (pauses)"},
       {"V", "spawn a body of the chosen shape above the scene (World scenes)"},
-      {"B", "shoot a body of the chosen shape from the camera (World scenes)"},
+      {"B",
+       "shoot a body of the chosen shape, speed, mass and bullet flag from the camera (World "
+       "scenes)"},
+      {"X",
+       "explosion tool on / off: a left click blasts the bodies near the clicked point "
+       "(World scenes)"},
       {"F1", "this help"},
       {"F2", "statistics window"},
       {"F5", "reload the shaders"},

@@ -15,7 +15,6 @@ namespace tumble::demo {
 namespace {
 
 constexpr Real kRayLength = 500.0;  // m, how far a mouse ray reaches
-constexpr Real kShootSpeed = 25.0;  // m/s
 constexpr Real kShotHitSpeed = 5.0;  // m/s: a shot body reports its hits above this (markers)
 constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f, 0.66f, 0.45f),
                                  glm::vec3(0.35f, 0.52f, 0.86f), glm::vec3(0.85f, 0.75f, 0.30f),
@@ -124,6 +123,7 @@ void WorldSample::draw(SampleContext& ctx) {
     ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);
   }
   drawEvents(ctx);
+  drawBlast(ctx);
 }
 
 void WorldSample::drawPanel(SampleContext& ctx) {
@@ -157,6 +157,7 @@ void WorldSample::drawPanel(SampleContext& ctx) {
       if (ImGui::Selectable(name, ctx.spawnShape == name)) ctx.spawnShape = name;
     ImGui::EndCombo();
   }
+  drawToolsPanel();
   if (!stepError_.empty()) wrappedError(stepError_);
   if (!error_.empty()) wrappedError(error_);
 }
@@ -173,6 +174,9 @@ bool WorldSample::onKey(SampleContext& ctx, int key) {
     case SDLK_b:
       spawn(ctx, true);
       return true;
+    case SDLK_x:
+      explodeTool_ = !explodeTool_;
+      return true;
     default:
       return false;
   }
@@ -181,6 +185,12 @@ bool WorldSample::onKey(SampleContext& ctx, int key) {
 bool WorldSample::onMouseDown(SampleContext& ctx, const Ray& ray) {
   (void)ctx;
   const RayHit hit = world_->rayCast(ray.origin, ray.direction * kRayLength);
+  if (explodeTool_) {
+    // A click on nothing does nothing (and orbits the camera as before).
+    if (!hit.hit) return false;
+    explode(hit.point);
+    return true;
+  }
   if (!hit.hit || !world_->body(hit.body)->isDynamic()) return false;
   Expected<DragId> drag = world_->createDrag(hit.body, hit.point);
   if (!drag) return false;
@@ -345,8 +355,12 @@ void WorldSample::spawn(SampleContext& ctx, bool shoot) {
     const Vec3 eye(ctx.camera.eye());
     const Vec3 forward(ctx.camera.forward());
     def.position = eye + 1.0 * forward;
-    def.linearVelocity = kShootSpeed * forward;
+    def.linearVelocity = static_cast<Real>(shootSpeed_) * forward;
     def.hitEventSpeed = kShotHitSpeed;
+    def.bullet = shootBullet_;
+    // A chosen mass sets the density from the shape's volume (as a scene file's "mass" does).
+    const Real volume = def.shape.massProperties(1.0).mass;
+    if (shootMass_ > 0.0f && volume > 0.0) def.density = static_cast<Real>(shootMass_) / volume;
   } else {
     const Vec3 target(ctx.camera.target());
     def.position = Vec3(target.x + 0.13 * (spawned_ % 5), topOfBodies() + 2.0,

@@ -1,8 +1,9 @@
 #pragma once
 // The base of the samples that simulate a tumble::World (Box2D's `Sample`, Jolt's `Test`): a
 // subclass only builds its world; this class steps it, draws it, picks and drags bodies with the
-// mouse, drops (D), spawns (V) and shoots (B) bodies, shows the "World" section of the panel and
-// frames the camera on the bodies in the part of the window the panel leaves free.
+// mouse, drops (D), spawns (V) and shoots (B) bodies, blasts them with the explosion tool (X),
+// shows the "World" section of the panel and frames the camera on the bodies in the part of the
+// window the panel leaves free.
 #include <array>
 #include <deque>
 #include <map>
@@ -41,9 +42,11 @@ class WorldSample : public Sample {
   void draw(SampleContext& ctx) override;
   /// The "World" section: description, counts, drop/spawn/shoot, errors.
   void drawPanel(SampleContext& ctx) override;
-  /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera.
+  /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera, X
+  /// turns the explosion tool on and off.
   bool onKey(SampleContext& ctx, int key) override;
-  /// Grabs the dynamic body under the mouse with a drag constraint.
+  /// Grabs the dynamic body under the mouse with a drag constraint; with the explosion tool on,
+  /// blasts the bodies around the point under the mouse instead.
   bool onMouseDown(SampleContext& ctx, const Ray& ray) override;
   void onMouseDrag(SampleContext& ctx, const Ray& ray) override;
   void onMouseUp(SampleContext& ctx) override;
@@ -86,6 +89,23 @@ class WorldSample : public Sample {
   void drawEventsPanel(const SampleContext& ctx);
   void drop();
   void spawn(SampleContext& ctx, bool shoot);
+  // The shooter's and the explosion tool's panel widgets and actions (world_tools.cpp).
+  void drawToolsPanel();
+  void explode(const Vec3& point);
+  void drawBlast(SampleContext& ctx);
+
+  // What B shoots (the panel's shooter): speed (m/s, 1 to 500), mass (kg; 0: the shape at the
+  // default density) and the bullet flag (BodyDef::bullet).
+  float shootSpeed_ = 25.0f;
+  float shootMass_ = 0.0f;
+  bool shootBullet_ = false;
+  // The explosion tool: on, its radius (m) and the impulse at its centre (N s), falling off
+  // linearly to 0 at the radius; the last blast is drawn for a while (frames left).
+  bool explodeTool_ = false;
+  float blastRadius_ = 4.0f;
+  float blastImpulse_ = 8000.0f;
+  Vec3 blastPoint_{0.0};
+  int blastFrames_ = 0;
 
   std::unique_ptr<World> world_;
   std::string description_;

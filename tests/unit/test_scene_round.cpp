@@ -358,3 +358,51 @@ TEST_CASE("rolling_resistance reaches bodies and generators, and a bad one names
     CHECK_THAT(e.error(), EndsWith(message));
   }
 }
+
+TEST_CASE("body options reach the bodies, and a bad one names its path",
+          "[scene][round][body_options]") {
+  auto s = parse(R"({"bodies": [
+      {"shape": "box", "linear_damping": 0.5, "angular_damping": 2, "gravity_scale": -0.25,
+       "lock": {"translation": [true, false, true], "rotation": [false, true, false]},
+       "bullet": true},
+      {"shape": "box", "position": [3, 0, 0], "lock": {"rotation": [true, true, true]}},
+      {"shape": "box", "position": [6, 0, 0]}]})");
+  INFO((s ? std::string() : s.error()));
+  REQUIRE(s);
+  REQUIRE(s->bodies.size() == 3);
+  const BodyDef& a = s->bodies[0];
+  CHECK(a.linearDamping == 0.5);
+  CHECK(a.angularDamping == 2.0);
+  CHECK(a.gravityScale == -0.25);
+  CHECK((a.lockTranslation[0] && !a.lockTranslation[1] && a.lockTranslation[2]));
+  CHECK((!a.lockRotation[0] && a.lockRotation[1] && !a.lockRotation[2]));
+  CHECK(a.bullet);
+  CHECK((s->bodies[1].lockRotation[0] && !s->bodies[1].lockTranslation[0]));
+  const BodyDef& c = s->bodies[2];  // the defaults
+  CHECK((c.linearDamping == 0.0 && c.angularDamping == 0.0 && c.gravityScale == 1.0));
+  CHECK((!c.lockTranslation[1] && !c.lockRotation[1] && !c.bullet));
+  auto world = buildWorld(*s);
+  REQUIRE(world);
+  const BodyView v = *(**world).body((**world).bodyIds()[0]);
+  CHECK((v.gravityScale == -0.25 && v.bullet && v.lockTranslation[2] && v.lockRotation[1]));
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"bodies": [{"shape": "box", "linear_damping": -1}]})",
+       "bodies[0].linear_damping: expected a finite number >= 0 (1/s), got -1"},
+      {R"({"bodies": [{"shape": "box", "angular_damping": "x"}]})",
+       "bodies[0].angular_damping: expected a number, got a string"},
+      {R"({"bodies": [{"shape": "box"}, {"shape": "box", "lock": {"rotation": [0, 0, 0]}}]})",
+       "bodies[1].lock.rotation[0]: expected true or false, got a number"},
+      {R"({"bodies": [{"shape": "box", "lock": {"translation": [true]}}]})",
+       "bodies[0].lock.translation: expected [x, y, z] of true or false, got 1 values"},
+      {R"({"bodies": [{"shape": "box", "bullet": 1}]})",
+       "bodies[0].bullet: expected true or false, got a number"},
+      {R"({"generators": [{"type": "grid", "count": [1, 1, 1], "bullet": true}]})",
+       "generators[0].bullet: unknown key"}};
+  for (const auto& [text, message] : cases) {
+    CAPTURE(text);
+    auto e = parse(text);
+    REQUIRE_FALSE(e);
+    CHECK_THAT(e.error(), EndsWith(message));
+  }
+}

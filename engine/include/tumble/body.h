@@ -66,6 +66,25 @@ struct BodyDef {
   /// sphere's or capsule's radius and 0 for a hull (which does not roll), so a hull body's motion
   /// does not depend on it. 0 (the default) costs nothing.
   Real rollingResistance = 0.0;
+  /// 1/s, >= 0 and finite. Each substep of length h scales the velocity the body enters it with
+  /// by 1 / (1 + h c) before gravity and forces are added (Box2D v3's form): a free body's speed
+  /// falls as (1 + h c)^-n over n substeps, about exp(-c t). 0 (the default) costs nothing.
+  Real linearDamping = 0.0;
+  Real angularDamping = 0.0;  ///< 1/s, >= 0 and finite: linearDamping's law on the spin
+  /// Multiplies the world's gravity for this body (any finite value: 0 floats, -1 rises).
+  Real gravityScale = 1.0;
+  /// World axes x, y, z along which the centre of mass does not move: the velocity's component
+  /// stays exactly 0 through contacts, joints, drags and integration (the contact rows see a zero
+  /// inverse mass along the axis, Jolt's allowed DOFs). Dynamic bodies only.
+  bool lockTranslation[3] = {false, false, false};
+  /// World axes about which the body does not turn: the inverse inertia's rows and columns for
+  /// them are zero, so the angular velocity's component stays exactly 0. Dynamic bodies only.
+  bool lockRotation[3] = {false, false, false};
+  /// Continuous collision against moving bodies: after each step the body is swept from its pose
+  /// at the step's start to its new one against every non-bullet body's new pose, and stopped
+  /// where it first touches (its velocity kept, for the next step's contact). Speculative
+  /// contacts alone cover fast bodies against static ones. Dynamic bodies only.
+  bool bullet = false;
   bool awake = true;      ///< a dynamic body may start asleep
   uint64_t userData = 0;  ///< opaque to the engine
   /// Category, mask and group: which pairs make contacts, which bodies a sensor sees, which
@@ -98,8 +117,14 @@ struct BodyView {
   Real radius = 0.0;                  ///< m, farthest point of the shape from the centre of mass
   Real friction = 0.5;
   Real restitution = 0.0;
-  Real rollingResistance = 0.0;  ///< dimensionless (BodyDef::rollingResistance)
-  bool awake = true;             ///< false while asleep (static bodies: false)
+  Real rollingResistance = 0.0;                     ///< dimensionless (BodyDef::rollingResistance)
+  Real linearDamping = 0.0;                         ///< 1/s (BodyDef::linearDamping)
+  Real angularDamping = 0.0;                        ///< 1/s (BodyDef::angularDamping)
+  Real gravityScale = 1.0;                          ///< BodyDef::gravityScale
+  bool lockTranslation[3] = {false, false, false};  ///< world x, y, z (BodyDef::lockTranslation)
+  bool lockRotation[3] = {false, false, false};     ///< world x, y, z (BodyDef::lockRotation)
+  bool bullet = false;                              ///< BodyDef::bullet
+  bool awake = true;                                ///< false while asleep (static bodies: false)
   uint64_t userData = 0;
   BodyFilter filter;                 ///< as given in BodyDef::filter or World::setFilter
   bool isSensor = false;             ///< BodyDef::isSensor

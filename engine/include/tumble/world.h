@@ -92,7 +92,8 @@ class World {
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],
-  /// restitution outside [0, 1] or a negative or non-finite rolling resistance.
+  /// restitution outside [0, 1], a negative or non-finite rolling resistance or damping, or a
+  /// non-finite gravity scale. A locked axis's initial velocity component is dropped.
   Expected<BodyId> createBody(const BodyDef& def);
   /// Removes a body with its contacts, joints and drags, and wakes what it touched or slept with
   /// (so nothing stays asleep on a support that is gone). A stale id is reported (see above).
@@ -118,6 +119,24 @@ class World {
   void applyTorque(BodyId id, const Vec3& torque);
   /// An instantaneous impulse (N s) at a world point; wakes the body. Dynamic bodies only.
   void applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point);
+  /// Sets the velocities of a kinematic body so that the next step(dt) (with the settings in
+  /// force) lands it on `target` (its shape's frame, as setTransform's): the linear velocity
+  /// moves the centre of mass there, the angular velocity turns it by the shortest rotation,
+  /// matched to the solver's substep rotation update so the pose is met to rounding. The
+  /// velocities stay after that step (call again each step, or set them to zero). Ignored, with
+  /// a report to the assert handler, for a body that is not kinematic, a non-finite target or a
+  /// dt outside step()'s range.
+  void moveKinematic(BodyId id, const Transform& target, Real dt);
+  /// BodyDef::linearDamping and angularDamping (1/s). Fail, naming the field, unless finite and
+  /// >= 0. Dynamic bodies only (ignored for others); wake the body.
+  Expected<void> setDamping(BodyId id, Real linear, Real angular);
+  /// BodyDef::gravityScale; fails unless finite. Dynamic bodies only; wakes the body.
+  Expected<void> setGravityScale(BodyId id, Real scale);
+  /// BodyDef::lockTranslation and lockRotation (world x, y, z): a newly locked axis's velocity
+  /// component is set to 0. Dynamic bodies only; wakes the body.
+  void setLocks(BodyId id, const bool (&translation)[3], const bool (&rotation)[3]);
+  /// BodyDef::bullet. Dynamic bodies only.
+  void setBullet(BodyId id, bool bullet);
   /// Wakes the body and the island it sleeps with.
   void wake(BodyId id);
   void setUserData(BodyId id, uint64_t userData);
@@ -267,6 +286,7 @@ class World {
                          const Settings& s, ContactPair& p, std::vector<Manifold>& next,
                          NarrowPhaseCounters& counters);
   void updateSleep(Real dt, const Settings& s);
+  void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
   void wakeBody(int index);
@@ -322,6 +342,8 @@ class World {
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
   std::vector<NonFiniteEvent> nonFinite_;
+  int bullets_ = 0;                // live dynamic bodies with BodyDef::bullet
+  std::vector<Vec3> bulletStart_;  // per body slot: centre at the step's start (bullets only)
   std::unique_ptr<JointSet> joints_;
   std::vector<JointId> brokenJoints_;
   std::vector<int> brokenScratch_;

@@ -74,6 +74,14 @@ Expected<Body> makeBody(const BodyDef& def) {
   if (std::isnan(def.hitEventSpeed) || def.hitEventSpeed < 0.0)
     return E::failure("body: hitEventSpeed " + std::to_string(def.hitEventSpeed) +
                       " must be >= 0 m/s (+infinity: no hit events)");
+  if (!(std::isfinite(def.linearDamping) && def.linearDamping >= 0.0))
+    return E::failure("body: linearDamping " + std::to_string(def.linearDamping) +
+                      " must be finite and >= 0 (1/s)");
+  if (!(std::isfinite(def.angularDamping) && def.angularDamping >= 0.0))
+    return E::failure("body: angularDamping " + std::to_string(def.angularDamping) +
+                      " must be finite and >= 0 (1/s)");
+  if (!std::isfinite(def.gravityScale))
+    return E::failure("body: gravityScale " + std::to_string(def.gravityScale) + " must be finite");
   if (def.type == BodyType::Dynamic && !(def.density > 0.0 && std::isfinite(def.density)))
     return E::failure("body: density " + std::to_string(def.density) +
                       " must be > 0 for a dynamic body");
@@ -95,6 +103,18 @@ Expected<Body> makeBody(const BodyDef& def) {
                         : static_cast<float>(def.hitEventSpeed);
   b.alive = true;
   if (def.type == BodyType::Dynamic) {
+    // The options act on dynamic bodies only; other kinds keep the defaults.
+    b.linearDamping = def.linearDamping;
+    b.angularDamping = def.angularDamping;
+    b.gravityScale = def.gravityScale;
+    b.bullet = def.bullet;
+    for (int k = 0; k < 3; ++k) {
+      b.linearFree[k] = def.lockTranslation[k] ? 0.0 : 1.0;
+      b.angularFree[k] = def.lockRotation[k] ? 0.0 : 1.0;
+    }
+    refreshOptions(b);
+  }
+  if (def.type == BodyType::Dynamic) {
     const MassProperties mp = def.shape.massProperties(def.density);
     if (!(mp.mass > 0.0) || !std::isfinite(mp.mass))
       return E::failure("body: shape has no volume (mass " + std::to_string(mp.mass) + ")");
@@ -103,8 +123,8 @@ Expected<Body> makeBody(const BodyDef& def) {
     b.localCenter = mp.centerOfMass;
     b.localInertia = mp.inertia;
     b.invLocalInertia = glm::inverse(mp.inertia);
-    b.linearVelocity = def.linearVelocity;
-    b.angularVelocity = def.angularVelocity;
+    b.linearVelocity = def.linearVelocity * b.linearFree;
+    b.angularVelocity = def.angularVelocity * b.angularFree;
     b.awake = def.awake;
   } else {
     // Static and kinematic bodies: infinite mass; the centre is the centroid of the core's points
@@ -122,6 +142,11 @@ Expected<Body> makeBody(const BodyDef& def) {
   b.center = def.position + b.rotation * b.localCenter;
   b.radius = boundingRadius(b);
   return b;
+}
+
+void refreshOptions(Body& b) {
+  b.hasOptions = b.linearDamping != 0.0 || b.angularDamping != 0.0 || b.gravityScale != 1.0 ||
+                 b.linearFree != Vec3(1.0) || b.angularFree != Vec3(1.0);
 }
 
 void integrateVelocity(Body& b, const Vec3& gravity, Real h) {

@@ -8,6 +8,9 @@ namespace tumble {
 /// Validates `def` and fills mass properties from the hull and density.
 Expected<Body> makeBody(const BodyDef& def);
 
+/// Sets b.hasOptions from its damping, gravity scale and locks (after any of them changes).
+void refreshOptions(Body& b);
+
 /// v += h (g + F/m), w += h I^-1 tau (semi-implicit Euler, velocities first).
 void integrateVelocity(Body& b, const Vec3& gravity, Real h);
 

@@ -46,6 +46,15 @@ inline __attribute__((always_inline)) void clampToDisc(Wide& n1, Wide& n2, const
   n2 = scale * n2;
 }
 
+// A linear impulse as body A (or B) of row `c` takes it: with locked translation axes (a row with
+// c.locked) the locked components are dropped, so the velocity along them stays 0; otherwise P
+// itself (the same bits as without locks).
+template <class Row>
+inline __attribute__((always_inline)) Vec freeOf(const Row& c, const Vec& P, const Vec& free) {
+  if (!c.locked) return P;
+  return {P.x * free.x, P.y * free.y, P.z * free.z};
+}
+
 // Velocities and motion since the step's start of four bodies, one per lane.
 struct WideBody {
   Vec v, w, dp;
@@ -114,6 +123,10 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
     if (b.isDynamic()) {
       sb.invMass = b.invMass;
       sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
+      if (b.hasOptions) {
+        sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
+        sb.linearFree = b.linearFree;
+      }
     }
     sb.body = i;
     bodyToSolver_[i] = static_cast<int>(solverBodies_.size()) - 1;
@@ -122,7 +135,9 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
   for (int i = 0; i < static_cast<int>(solverBodies_.size()); ++i) push(i);
 }
 
-void ContactSolver::pull(int i) {
+// Not vectorised: GCC 12's -O3 vectoriser folds the round trip double -> float -> double below,
+// which turns every pulled velocity into its float (free flight would not stay double).
+__attribute__((optimize("no-tree-vectorize"))) void ContactSolver::pull(int i) {
   SolverBody& sb = solverBodies_[i];
   const Lane* s = states_[i].s;
   for (int k = 0; k < 3; ++k) {
@@ -182,6 +197,22 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
                     : ib > 0      ? sb.rotation
                                   : glm::mat3_cast(bodies[m.b.index].rotation);
   const Real mSum = sa.invMass + sb.invMass;
+  // The linear part of K between unit directions d and e: (mA + mB) d.e, or with locked
+  // translation axes mA d.(freeA e) + mB d.(freeB e) (the locked rows of M^-1 are zero).
+  const bool laneLocked = sa.linearFree != Vec3(1.0) || sb.linearFree != Vec3(1.0);
+  auto linearK = [&](const Vec3& d, const Vec3& e) {
+    return sa.invMass * glm::dot(d, sa.linearFree * e) +
+           sb.invMass * glm::dot(d, sb.linearFree * e);
+  };
+  if (laneLocked) {
+    if (!c.locked) {
+      for (int k = 0; k < kLanes; ++k)
+        setLane(c.freeA, k, Vec3(1.0)), setLane(c.freeB, k, Vec3(1.0));
+      c.locked = true;
+    }
+    setLane(c.freeA, l, sa.linearFree);
+    setLane(c.freeB, l, sb.linearFree);
+  }
   const Vec3 dv = sb.v - sa.v;
   const Real perSubstep = 1.0 / substeps_;
   const int count = std::min(m.pointCount, 4);
@@ -199,7 +230,8 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
     setLane(p.rB, l, rB);
     p.baseSeparation[l] = cp.separation - glm::dot(rB - rA, n);
     const Vec3 nA = glm::cross(rA, n), nB = glm::cross(rB, n);
-    const Real kn = mSum + glm::dot(nA, sa.invI * nA) + glm::dot(nB, sb.invI * nB);
+    const Real kn = (laneLocked ? linearK(n, n) : mSum) + glm::dot(nA, sa.invI * nA) +
+                    glm::dot(nB, sb.invI * nB);
     p.normalMass[l] = kn > 0.0 ? 1.0 / kn : 0.0;
     p.normalImpulse[l] = warmStarting_ ? cp.normalImpulse * perSubstep : 0.0;
     p.totalImpulse[l] = 0.0;
@@ -230,7 +262,8 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   Real kt[2][2];
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j)
-      kt[i][j] = (i == j ? mSum : 0.0) + glm::dot(fA[i], fIA[j]) + glm::dot(fB[i], fIB[j]);
+      kt[i][j] = (laneLocked ? linearK(t[i], t[j]) : (i == j ? mSum : 0.0)) +
+                 glm::dot(fA[i], fIA[j]) + glm::dot(fB[i], fIB[j]);
   const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
   if (det > 0.0) {
     c.tangentMass[0][l] = kt[1][1] / det;
@@ -343,8 +376,19 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
     if (sb.invMass == 0.0) continue;  // kinematic: no row changes it (zero inverse mass)
     pull(i);
     const Body& b = bodies[sb.body];
-    sb.v += h * (gravity + sb.invMass * b.force);
-    sb.w += h * (sb.invI * b.torque);
+    if (b.hasOptions) {
+      // Damping scales the velocity the substep starts with, then gravity and forces are added
+      // (Box2D v3's b2IntegrateVelocitiesTask): v' = v / (1 + h c) + h (s g + F / m). Locked
+      // components are dropped (they are 0 already; the forces' are not).
+      const Real linear = b.linearDamping > 0.0 ? 1.0 / (1.0 + h * b.linearDamping) : 1.0;
+      const Real angular = b.angularDamping > 0.0 ? 1.0 / (1.0 + h * b.angularDamping) : 1.0;
+      sb.v =
+          (linear * sb.v + h * (b.gravityScale * gravity + sb.invMass * b.force)) * sb.linearFree;
+      sb.w = (angular * sb.w + h * (sb.invI * b.torque)) * b.angularFree;
+    } else {
+      sb.v += h * (gravity + sb.invMass * b.force);
+      sb.w += h * (sb.invI * b.torque);
+    }
     push(i);
   }
 }
@@ -352,7 +396,10 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
 void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
   for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
     SolverBody& sb = solverBodies_[i];
-    pull(i);
+    // A kinematic body's velocities are its own (no row changes them: zero inverse mass and
+    // inertia), and stay double: a pull would round them through the lanes (moveKinematic's
+    // velocities must land on their target to 1e-9).
+    if (sb.invMass != 0.0) pull(i);
     Body& b = bodies[sb.body];
     const Vec3 dx = h * sb.v, dtheta = h * sb.w;
     b.center += dx;
@@ -382,9 +429,9 @@ void ContactSolver::warmStart(WideContact& c) {
     angularA = angularA + cross(p.rA, Pn);
     angularB = angularB + cross(p.rB, Pn);
   }
-  A.v = A.v - c.invMassA * P;
+  A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
   A.w = A.w - c.invIA * angularA;
-  B.v = B.v + c.invMassB * P;
+  B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
   B.w = B.w + c.invIB * angularB;
   scatter(states_.data(), c.a, A);
   scatter(states_.data(), c.b, B);
@@ -426,9 +473,9 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     p.totalImpulse = max(p.totalImpulse, next);
     total = total + next;
     const Vec P = d * c.normal;
-    A.v = A.v - c.invMassA * P;
+    A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
     A.w = A.w - c.invIA * cross(p.rA, P);
-    B.v = B.v + c.invMassB * P;
+    B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
     B.w = B.w + c.invIB * cross(p.rB, P);
   }
   if constexpr (friction) {
@@ -473,9 +520,9 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       c.frictionImpulse[0] = n1;
       c.frictionImpulse[1] = n2;
       const Vec P = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
-      A.v = A.v - c.invMassA * P;
+      A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
       A.w = A.w - c.invIA * cross(c.centerA, P);
-      B.v = B.v + c.invMassB * P;
+      B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
       B.w = B.w + c.invIB * cross(c.centerB, P);
     }
   }
@@ -498,9 +545,9 @@ void ContactSolver::restitution(WideContact& c) {
     const Wide d = select(bounce, next - p.normalImpulse, zeroW);
     p.normalImpulse = p.normalImpulse + d;
     const Vec P = d * c.normal;
-    A.v = A.v - c.invMassA * P;
+    A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
     A.w = A.w - c.invIA * cross(p.rA, P);
-    B.v = B.v + c.invMassB * P;
+    B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
     B.w = B.w + c.invIB * cross(p.rB, P);
   }
   scatter(states_.data(), c.a, A);
@@ -529,7 +576,12 @@ template <class Pass>
 void ContactSolver::jointPass(JointSet& joints, Pass&& pass) {
   for (int i : joints.solverBodies()) pull(i);
   pass(joints);
-  for (int i : joints.solverBodies()) push(i);
+  for (int i : joints.solverBodies()) {
+    // A joint row does not mask its impulses: the locked components are dropped after it.
+    SolverBody& sb = solverBodies_[i];
+    if (sb.linearFree != Vec3(1.0)) sb.v *= sb.linearFree;
+    push(i);
+  }
 }
 
 void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
@@ -564,7 +616,9 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
           pull(d->solverBody);
-          solveDrag(*d, solverBodies_[d->solverBody]);
+          SolverBody& sb = solverBodies_[d->solverBody];
+          solveDrag(*d, sb);
+          if (sb.linearFree != Vec3(1.0)) sb.v *= sb.linearFree;
           push(d->solverBody);
         }
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });

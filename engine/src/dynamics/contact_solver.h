@@ -34,6 +34,7 @@ struct SolverBody {
   Real invMass = 0.0;           ///< 1/kg, 0 for kinematic bodies
   Mat3 invI{0.0};               ///< world axes, fixed for the step
   Mat3 rotation{1.0};           ///< at the step's start
+  Vec3 linearFree{1.0};         ///< per world axis: 0 where the translation is locked
   int body = -1;                ///< index into the world's bodies, -1 for the immovable one
 };
 
@@ -105,6 +106,11 @@ class ContactSolver {
     wide::Wide rollingMass[3];  ///< inverse 2x2 angular K on t1, t2: xx, xy, yy
     wide::Wide rollingImpulse[2];
     bool rolling = false;
+    /// Locked translation axes (BodyDef::lockTranslation): per lane, 1 where each body may move
+    /// and 0 where not, multiplied into every linear impulse the row gives the body. Rows with
+    /// no locked lane skip it (and keep every bit).
+    wide::Vec freeA, freeB;
+    bool locked = false;
   };
 
   void prepareBodies(std::vector<Body>& bodies);

@@ -22,7 +22,10 @@ void prepareDrag(DragConstraint& d, const Body& body, SolverBody& sb, int solver
   // K = 1/m I - [r]x I^-1 [r]x + gamma I
   const Vec3 r = d.r;
   const Mat3 rx(0.0, r.z, -r.y, -r.z, 0.0, r.x, r.y, -r.x, 0.0);  // column-major skew matrix
+  // The linear part is m^-1 on each free axis and 0 on a locked one (BodyDef::lockTranslation).
   Mat3 K = Mat3(sb.invMass) - rx * sb.invI * rx;
+  if (sb.linearFree != Vec3(1.0))
+    for (int a = 0; a < 3; ++a) K[a][a] -= sb.invMass * (1.0 - sb.linearFree[a]);
   K[0][0] += d.gamma;
   K[1][1] += d.gamma;
   K[2][2] += d.gamma;

@@ -130,6 +130,7 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
   boxes_[id.index] = bodyAabb(b).fattened(grow);
   b.proxy = broadPhase_.createProxy(boxes_[id.index], settings_.broadphase.aabbMargin, id.index);
   countFlags(b, +1);
+  if (b.bullet) ++bullets_;
   ++liveBodies_;
   ++queryEpoch_;
   return id;
@@ -151,6 +152,7 @@ void World::destroyBody(BodyId id) {
   for (size_t k = 0; k < drags_.size(); ++k)
     if (drags_[k] && drags_[k]->body == id.index) drags_[k].reset(), ++dragGenerations_[k];
   destroyJointsOf(id.index);
+  if (b.bullet) --bullets_;
   const uint32_t generation = b.generation + 1;
   b = Body{};
   b.generation = generation;
@@ -188,6 +190,14 @@ BodyView World::viewOf(int index) const {
   v.friction = b.friction;
   v.restitution = b.restitution;
   v.rollingResistance = b.rollingResistance;
+  v.linearDamping = b.linearDamping;
+  v.angularDamping = b.angularDamping;
+  v.gravityScale = b.gravityScale;
+  for (int k = 0; k < 3; ++k) {
+    v.lockTranslation[k] = b.linearFree[k] == 0.0;
+    v.lockRotation[k] = b.angularFree[k] == 0.0;
+  }
+  v.bullet = b.bullet;
   v.awake = b.awake;
   v.userData = b.userData;
   v.filter = b.filter;
@@ -277,14 +287,14 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
   if (!checkBody(id, "setLinearVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
   wakeBody(id.index);
-  bodies_[id.index].linearVelocity = v;
+  bodies_[id.index].linearVelocity = v * bodies_[id.index].linearFree;
 }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
   if (!checkBody(id, "setAngularVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
   wakeBody(id.index);
-  bodies_[id.index].angularVelocity = w;
+  bodies_[id.index].angularVelocity = w * bodies_[id.index].angularFree;
 }
 
 void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
@@ -309,8 +319,93 @@ void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
   wakeBody(id.index);
-  b.linearVelocity += b.invMass * impulse;
+  b.linearVelocity += b.invMass * impulse * b.linearFree;
   b.angularVelocity += b.invInertiaWorld() * glm::cross(point - b.center, impulse);
+}
+
+void World::moveKinematic(BodyId id, const Transform& target, Real dt) {
+  if (!checkBody(id, "moveKinematic")) return;
+  Body& b = bodies_[id.index];
+  const Real qn = glm::length(target.rotation);
+  if (b.type != BodyType::Kinematic || !isFinite(target.position) || !std::isfinite(qn) ||
+      !(qn > 1e-12) || !std::isfinite(dt) || dt < 1e-5 || dt > 0.1) {
+    reportAssert("moveKinematic",
+                 "World::moveKinematic: expected a kinematic body, a finite target"
+                 " and dt in [1e-05, 0.1] s",
+                 __FILE__, __LINE__);
+    return;
+  }
+  const Quat q1 = target.rotation / qn;
+  const Vec3 c1 = target.position + q1 * b.localCenter;
+  b.linearVelocity = (c1 - b.center) / dt;
+  // Each of the k substeps (h = dt / k) turns q by q' = normalise((1 + h/2 (0, w)) q)
+  // (rotateBy), a turn of 2 atan(h |w| / 2) about w: k of them make the whole turn phi when
+  // h |w| = 2 tan(phi / (2 k)).
+  Quat dq = q1 * glm::conjugate(b.rotation);
+  if (dq.w < 0.0) dq = -dq;  // the shorter way round
+  const Vec3 axis(dq.x, dq.y, dq.z);
+  const Real s = glm::length(axis);
+  const int k = settings_.solver.substeps;
+  const Real h = dt / k;
+  if (s > 0.0) {
+    const Real phi = 2.0 * std::atan2(s, dq.w);
+    b.angularVelocity = (2.0 * std::tan(phi / (2.0 * k)) / h) * (axis / s);
+  } else {
+    b.angularVelocity = Vec3(0.0);
+  }
+}
+
+Expected<void> World::setDamping(BodyId id, Real linear, Real angular) {
+  if (!checkBody(id, "setDamping")) return Expected<void>::failure("setDamping: body is not alive");
+  if (!(std::isfinite(linear) && linear >= 0.0))
+    return Expected<void>::failure("setDamping: linearDamping " + std::to_string(linear) +
+                                   " must be finite and >= 0 (1/s)");
+  if (!(std::isfinite(angular) && angular >= 0.0))
+    return Expected<void>::failure("setDamping: angularDamping " + std::to_string(angular) +
+                                   " must be finite and >= 0 (1/s)");
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic()) return ok();
+  b.linearDamping = linear;
+  b.angularDamping = angular;
+  refreshOptions(b);
+  wakeBody(id.index);
+  return ok();
+}
+
+Expected<void> World::setGravityScale(BodyId id, Real scale) {
+  if (!checkBody(id, "setGravityScale"))
+    return Expected<void>::failure("setGravityScale: body is not alive");
+  if (!std::isfinite(scale))
+    return Expected<void>::failure("setGravityScale: gravityScale " + std::to_string(scale) +
+                                   " must be finite");
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic()) return ok();
+  b.gravityScale = scale;
+  refreshOptions(b);
+  wakeBody(id.index);
+  return ok();
+}
+
+void World::setLocks(BodyId id, const bool (&translation)[3], const bool (&rotation)[3]) {
+  if (!checkBody(id, "setLocks")) return;
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic()) return;
+  for (int k = 0; k < 3; ++k) {
+    b.linearFree[k] = translation[k] ? 0.0 : 1.0;
+    b.angularFree[k] = rotation[k] ? 0.0 : 1.0;
+  }
+  b.linearVelocity *= b.linearFree;
+  b.angularVelocity *= b.angularFree;
+  refreshOptions(b);
+  wakeBody(id.index);
+}
+
+void World::setBullet(BodyId id, bool bullet) {
+  if (!checkBody(id, "setBullet")) return;
+  Body& b = bodies_[id.index];
+  if (!b.isDynamic() || b.bullet == bullet) return;
+  b.bullet = bullet;
+  bullets_ += bullet ? 1 : -1;
 }
 
 void World::setUserData(BodyId id, uint64_t userData) {
@@ -350,8 +445,14 @@ Expected<void> World::step(Real dt) {
     }
   wakeJointed();
   if (hitBodies_ > 0) findHitCandidates();
+  if (bullets_ > 0) {
+    bulletStart_.resize(bodies_.size());
+    for (size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].bullet) bulletStart_[i] = bodies_[i].center;
+  }
   solver_->step(bodies_, manifolds_, drags, s, dt, joints_->count() > 0 ? joints_.get() : nullptr);
   if (hitBodies_ > 0) reportHits();
+  if (bullets_ > 0) sweepBullets();
   breakJoints();
   stats_.solverMs = msSince(t);
   for (Body& b : bodies_) b.force = Vec3(0.0), b.torque = Vec3(0.0);

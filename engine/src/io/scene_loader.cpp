@@ -654,12 +654,42 @@ BodyFilter readFilter(const Json& j, const std::string& path) {
   return f;
 }
 
+// [x, y, z] of booleans (a "lock" member).
+void axes(const Json& j, const std::string& path, bool (&out)[3]) {
+  if (!j.is_array() || j.size() != 3)
+    fail(path, "expected [x, y, z] of true or false, got " +
+                   (j.is_array() ? std::to_string(j.size()) + " values" : typeName(j)));
+  for (int k = 0; k < 3; ++k) out[k] = boolean(j[k], path + "[" + std::to_string(k) + "]");
+}
+
+// The body options (BodyDef's damping, gravity scale, locks and bullet flag), each optional.
+void readBodyOptions(const Json& b, const std::string& path, BodyDef& def) {
+  for (const char* key : {"linear_damping", "angular_damping"}) {
+    if (!b.contains(key)) continue;
+    const Real c = number(b[key], path + "." + key);
+    if (!(c >= 0.0))
+      fail(path + "." + key, "expected a finite number >= 0 (1/s), got " + shortNumber(c));
+    (key[0] == 'l' ? def.linearDamping : def.angularDamping) = c;
+  }
+  def.gravityScale = numberOr(b, path, "gravity_scale", def.gravityScale);
+  if (b.contains("lock")) {
+    const std::string at = path + ".lock";
+    const Json& lock = object(b["lock"], at);
+    checkKeys(lock, at, {"translation", "rotation"});
+    if (lock.contains("translation"))
+      axes(lock["translation"], at + ".translation", def.lockTranslation);
+    if (lock.contains("rotation")) axes(lock["rotation"], at + ".rotation", def.lockRotation);
+  }
+  if (b.contains("bullet")) def.bullet = boolean(b["bullet"], path + ".bullet");
+}
+
 BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   object(b, path);
   checkKeys(b, path,
             {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity",
              "type", "static", "density", "mass", "friction", "restitution", "rolling_resistance",
-             "filter", "sensor", "hit_event_speed", "name"});
+             "filter", "sensor", "hit_event_speed", "name", "linear_damping", "angular_damping",
+             "gravity_scale", "lock", "bullet"});
   if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name, " + shapeForms() + ")");
   BodyDef def;
   const Vec3 s = b.contains("scale") ? scale(b["scale"], path + ".scale") : Vec3(1.0);
@@ -694,6 +724,7 @@ BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
       fail(path + ".hit_event_speed",
            "expected a number >= 0 (m/s), got " + shortNumber(def.hitEventSpeed));
   }
+  readBodyOptions(b, path, def);
   applyMaterial(def, material(b, path), path);
   return def;
 }

@@ -30,6 +30,16 @@ struct Body {
   Real friction = 0.5;
   Real restitution = 0.0;
   Real rollingResistance = 0.0;  ///< dimensionless, >= 0
+  Real linearDamping = 0.0;      ///< 1/s, >= 0
+  Real angularDamping = 0.0;     ///< 1/s, >= 0
+  Real gravityScale = 1.0;
+  /// Per world axis: 1 where the body may move (turn), 0 where it is locked.
+  Vec3 linearFree{1.0};
+  Vec3 angularFree{1.0};
+  bool bullet = false;
+  /// Any of damping, gravity scale != 1 or a lock: the solver's integration looks at them only
+  /// then, so a body without options keeps every bit.
+  bool hasOptions = false;
   bool awake = true;
   // In the padding after `awake`: the body keeps its 624 bytes (the step walks every body).
   bool isSensor = false;
@@ -48,10 +58,16 @@ struct Body {
   /// The shape's frame: x_world = rotation * x_local + origin.
   Transform transform() const { return {center - rotation * localCenter, rotation}; }
   /// Inverse inertia in world axes (1/(kg m^2)).
+  /// Locked rotation axes (angularFree) zero its rows and columns.
   Mat3 invInertiaWorld() const {
     const Mat3 r = glm::mat3_cast(rotation);
-    return r * invLocalInertia * glm::transpose(r);
+    Mat3 m = r * invLocalInertia * glm::transpose(r);
+    if (angularFree != Vec3(1.0))
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) m[i][j] *= angularFree[i] * angularFree[j];
+    return m;
   }
+  bool translationLocked() const { return linearFree != Vec3(1.0); }
   /// Velocity of the material point at world position `p` (m/s).
   Vec3 velocityAt(const Vec3& p) const {
     return linearVelocity + glm::cross(angularVelocity, p - center);
