@@ -24,6 +24,8 @@ std::span<const Control> controlsTable() {
       {"F12", "screenshot to tumble-YYYYMMDD-HHMMSS.png in the working folder"},
       {"Esc", "quit"},
       {"D", "drop one more body like the scene's first dynamic one (World scenes)"},
+      {"character scene",
+       "W A S D walk relative to the camera, space jumps; the camera follows (drag to orbit)"},
       {"chain scene", "click a joint and drag to fold; [ ] joint, x y z axis, a d / q e fold"},
       {"gjk scene",
        "drag a hull to move it, Ctrl + drag to turn it; Left / Right step GJK, Home / End first / "
