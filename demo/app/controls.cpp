@@ -18,6 +18,9 @@ std::span<const Control> controlsTable() {
       {"O", "single step (pauses)"},
       {"V", "spawn a body of the chosen shape above the scene (World scenes)"},
       {"B", "shoot a body of the chosen shape from the camera (World scenes)"},
+      {"M",
+       "probe under the mouse: off, ray (all hits), shape cast, overlap; hits listed (World "
+       "scenes)"},
       {"F1", "this help"},
       {"F2", "statistics window"},
       {"F5", "reload the shaders"},

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "probe_tool.h"
 #include "sample.h"
 #include "tumble/body.h"
 #include "tumble/world.h"
@@ -40,7 +41,8 @@ class WorldSample : public Sample {
   void draw(SampleContext& ctx) override;
   /// The "World" section: description, counts, drop/spawn/shoot, errors.
   void drawPanel(SampleContext& ctx) override;
-  /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera.
+  /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera, M
+  /// cycles the probe tool (probe_tool.h: ray, shape cast, overlap under the mouse).
   bool onKey(SampleContext& ctx, int key) override;
   /// Grabs the dynamic body under the mouse with a drag constraint.
   bool onMouseDown(SampleContext& ctx, const Ray& ray) override;
@@ -99,6 +101,7 @@ class WorldSample : public Sample {
   int spawned_ = 0;
   DragId drag_;
   Real grabDistance_ = 0.0;
+  ProbeTool probe_;
 };
 
 }  // namespace tumble::demo
