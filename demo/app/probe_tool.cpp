@@ -55,7 +55,8 @@ void ProbeTool::run(
   const Vec3 origin = ray.origin + 0.5 * ray.direction;
   const Quat identity(1.0, 0.0, 0.0, 0.0);
   if (mode_ == ProbeMode::Ray) {
-    const std::vector<RayCastHit> hits = world.castRayAll(origin, translation);
+    rayHits_ = world.castRayAll(origin, translation);
+    const std::vector<RayCastHit>& hits = rayHits_;
     renderer.drawLine(f(origin), f(hits.empty() ? origin + translation : hits.back().point),
                       hits.empty() ? kMissColor : kRayColor);
     for (const RayCastHit& h : hits) {
@@ -71,6 +72,7 @@ void ProbeTool::run(
   if (!shape) return;
   if (mode_ == ProbeMode::ShapeCast) {
     const auto hit = world.castShape(shape, Transform{origin, identity}, translation);
+    castHit_ = hit;
     if (!hit) {
       renderer.drawLine(f(origin), f(origin + translation), kMissColor);
       return;
@@ -90,13 +92,16 @@ void ProbeTool::run(
   }
   // Overlap: the shape centred where the ray first hits.
   const auto first = world.castRayClosest(origin, translation);
+  overlapAt_ = first;
+  overlapBodies_.clear();
   if (!first) {
     renderer.drawLine(f(origin), f(origin + translation), kMissColor);
     return;
   }
   renderer.drawLine(f(origin), f(first->point), kRayColor);
   drawShape(shape, Transform{first->point, identity}, kShapeColor);
-  for (const BodyId id : world.overlapShape(shape, Transform{first->point, identity})) {
+  overlapBodies_ = world.overlapShape(shape, Transform{first->point, identity});
+  for (const BodyId id : overlapBodies_) {
     const BodyView b = *world.body(id);
     const Aabb box = b.shape.bounds(b.transform());
     renderer.drawBox(f(box.lower), f(box.upper), kOverlapColor);
@@ -126,6 +131,27 @@ void ProbeTool::drawPanel() {
     for (const std::string& line : lines_) ImGui::TextUnformatted(line.c_str());
   }
   ImGui::End();
+}
+
+std::string ProbeTool::stateJson() const {
+  std::string out = "{\"ray\": [";
+  for (size_t i = 0; i < rayHits_.size(); ++i)
+    out += format("%s{\"body\": %d, \"fraction\": %.17g}", i ? ", " : "", rayHits_[i].body.index,
+                  rayHits_[i].fraction);
+  out += "], \"cast\": ";
+  out += castHit_ ? format("{\"body\": %d, \"fraction\": %.17g}", castHit_->body.index,
+                           castHit_->fraction)
+                  : std::string("null");
+  out += ", \"overlap\": ";
+  if (overlapAt_) {
+    out += format("{\"at_body\": %d, \"bodies\": [", overlapAt_->body.index);
+    for (size_t i = 0; i < overlapBodies_.size(); ++i)
+      out += format("%s%d", i ? ", " : "", overlapBodies_[i].index);
+    out += "]}";
+  } else {
+    out += "null";
+  }
+  return out + "}";
 }
 
 }  // namespace tumble::demo

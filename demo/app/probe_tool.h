@@ -4,6 +4,7 @@
 // shape swept along the ray (drawn where it first touches), or an overlap of the shape placed where
 // the ray first hits (the bodies it overlaps outlined). A window lists the hits.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ class ProbeTool {
   /// The "Probe" section of the panel (mode, shape, size) and the window listing the hits.
   void drawPanel();
 
+  /// The last result of each mode as JSON (for --dump-state): {"ray": [{"body", "fraction"}...],
+  /// "cast": {"body", "fraction"} or null, "overlap": {"at_body", "bodies": [...]}}.
+  std::string stateJson() const;
+
  private:
   // The shape of shapeKind_ and size_, remade when they change (a mesh is made per shape).
   const Shape& probeShape();
@@ -41,6 +46,11 @@ class ProbeTool {
   int shapeKind_ = 0;               // sphere, box, capsule
   float size_ = 0.5f;               // m: radius or half extent
   std::vector<std::string> lines_;  // the last run's hits, for the window
+  // The last result of each mode, kept when the mode changes.
+  std::vector<RayCastHit> rayHits_;
+  std::optional<ShapeCastHit> castHit_;
+  std::optional<RayCastHit> overlapAt_;  // where the overlap's shape was placed
+  std::vector<BodyId> overlapBodies_;
 };
 
 }  // namespace tumble::demo

@@ -49,6 +49,8 @@ class WorldSample : public Sample {
   void onMouseDrag(SampleContext& ctx, const Ray& ray) override;
   void onMouseUp(SampleContext& ctx) override;
   int bodyCount() const override { return world_ ? world_->bodyCount() : 0; }
+  /// {"probe": the probe tool's last results (ProbeTool::stateJson)}.
+  std::string stateJson() const override { return "{\"probe\": " + probe_.stateJson() + "}"; }
   World* world() override { return world_.get(); }
 
   /// The box the camera frames (m): the bodies' tight boxes as framedBounds() picks them (the
