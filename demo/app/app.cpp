@@ -409,6 +409,8 @@ void App::updateViewContext() {
   context_->windowWidth = w;
   context_->windowHeight = h;
   context_->besidePanel = regionBesidePanel(panelX0_, panelX1_, static_cast<float>(w));
+  context_->mouseX = mouseX_;
+  context_->mouseY = mouseY_;
 }
 
 void App::stepSimulation() {

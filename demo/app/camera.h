@@ -13,6 +13,8 @@ class OrbitCamera {
   void reset(const glm::vec3& target = {0.0f, 0.5f, 0.0f}, float distance = 9.0f, float yaw = 0.6f,
              float pitch = 0.42f);
 
+  /// Aims at `target` (m), keeping the distance and angles (a camera following something).
+  void setTarget(const glm::vec3& target) { target_ = target; }
   /// Turns by a mouse drag of (dx, dy) pixels.
   void orbit(float dx, float dy);
   /// Moves the target in the view plane by a drag of (dx, dy) pixels in a viewport `height` high.

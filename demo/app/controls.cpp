@@ -23,12 +23,17 @@ std::span<const Control> controlsTable() {
       {"X",
        "explosion tool on / off: a left click blasts the bodies near the clicked point "
        "(World scenes)"},
+      {"M",
+       "probe under the mouse: off, ray (all hits), shape cast, overlap; hits listed (World "
+       "scenes)"},
       {"F1", "this help"},
       {"F2", "statistics window"},
       {"F5", "reload the shaders"},
       {"F12", "screenshot to tumble-YYYYMMDD-HHMMSS.png in the working folder"},
       {"Esc", "quit"},
       {"D", "drop one more body like the scene's first dynamic one (World scenes)"},
+      {"character scene",
+       "W A S D walk relative to the camera, space jumps; the camera follows (drag to orbit)"},
       {"chain scene", "click a joint and drag to fold; [ ] joint, x y z axis, a d / q e fold"},
       {"gjk scene",
        "drag a hull to move it, Ctrl + drag to turn it; Left / Right step GJK, Home / End first / "

@@ -37,6 +37,10 @@ struct SampleContext {
   int windowWidth = 1280;
   int windowHeight = 720;
   ViewRegion besidePanel;
+  /// The mouse in window pixels (y down), kept up to date by the app (and by scripts' mouse
+  /// actions): what the probe tool casts under.
+  int mouseX = 0;
+  int mouseY = 0;
 };
 
 /// A ray from the camera through the mouse, in world space (metres).

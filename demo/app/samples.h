@@ -7,6 +7,10 @@
 
 namespace tumble::demo {
 
+/// A character mover (tumble::Character) walking a level of stairs, slopes, moving platforms and
+/// boxes; sample_character.cpp.
+std::unique_ptr<Sample> makeCharacterSample();
+
 /// A foldable chain of capsules (tumble/chain.h); sample_chain.cpp.
 std::unique_ptr<Sample> makeChainSample();
 

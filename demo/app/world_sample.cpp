@@ -124,10 +124,22 @@ void WorldSample::draw(SampleContext& ctx) {
   }
   drawEvents(ctx);
   drawBlast(ctx);
+  if (probe_.mode() != ProbeMode::Off) {
+    glm::vec3 origin, direction;
+    ctx.camera.pixelRay(static_cast<float>(ctx.mouseX), static_cast<float>(ctx.mouseY),
+                        ctx.windowWidth, ctx.windowHeight, origin, direction);
+    probe_.run(*world_, Ray{Vec3(origin), glm::normalize(Vec3(direction))}, ctx.renderer,
+               [&](const Shape& shape, const Transform& xf, const glm::vec3& color) {
+                 ctx.renderer.drawBody(meshFor(ctx, shape), xf, color);
+               });
+  }
 }
 
 void WorldSample::drawPanel(SampleContext& ctx) {
-  if (!ImGui::CollapsingHeader("World", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::CollapsingHeader("World", ImGuiTreeNodeFlags_DefaultOpen)) {
+    probe_.drawPanel();
+    return;
+  }
   if (!description_.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", description_.c_str());
@@ -160,6 +172,7 @@ void WorldSample::drawPanel(SampleContext& ctx) {
   drawToolsPanel();
   if (!stepError_.empty()) wrappedError(stepError_);
   if (!error_.empty()) wrappedError(error_);
+  probe_.drawPanel();
 }
 
 bool WorldSample::onKey(SampleContext& ctx, int key) {
@@ -176,6 +189,9 @@ bool WorldSample::onKey(SampleContext& ctx, int key) {
       return true;
     case SDLK_x:
       explodeTool_ = !explodeTool_;
+      return true;
+    case SDLK_m:
+      probe_.cycleMode();
       return true;
     default:
       return false;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "probe_tool.h"
 #include "sample.h"
 #include "tumble/body.h"
 #include "tumble/world.h"
@@ -43,7 +44,8 @@ class WorldSample : public Sample {
   /// The "World" section: description, counts, drop/spawn/shoot, errors.
   void drawPanel(SampleContext& ctx) override;
   /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera, X
-  /// turns the explosion tool on and off.
+  /// turns the explosion tool on and off, M cycles the probe tool (probe_tool.h: ray, shape cast,
+  /// overlap under the mouse).
   bool onKey(SampleContext& ctx, int key) override;
   /// Grabs the dynamic body under the mouse with a drag constraint; with the explosion tool on,
   /// blasts the bodies around the point under the mouse instead.
@@ -51,6 +53,8 @@ class WorldSample : public Sample {
   void onMouseDrag(SampleContext& ctx, const Ray& ray) override;
   void onMouseUp(SampleContext& ctx) override;
   int bodyCount() const override { return world_ ? world_->bodyCount() : 0; }
+  /// {"probe": the probe tool's last results (ProbeTool::stateJson)}.
+  std::string stateJson() const override { return "{\"probe\": " + probe_.stateJson() + "}"; }
   World* world() override { return world_.get(); }
 
   /// The box the camera frames (m): the bodies' tight boxes as framedBounds() picks them (the
@@ -135,6 +139,7 @@ class WorldSample : public Sample {
   long sensorEntries_ = 0;  // sensor begin events so far
   bool hasSensors_ = false;
   bool showEvents_ = false;  // on at the start for a world with sensors or hit speeds
+  ProbeTool probe_;
 };
 
 }  // namespace tumble::demo

@@ -1,7 +1,8 @@
 # A scene file the engine refuses is listed all the same (from assets/scenes) and, chosen, shows
 # the loader's error instead of crashing the demo: a copy of assets/ with tower.json, an empty
 # file and a truncated one; --list-scenes lists all three (the broken ones with their problem);
-# PageUp twice from tower chooses broken.json, and --dump-state shows that scene and its error.
+# PageUp three times from tower (the browser's dynamics: broken, the class sample character, empty,
+# tower, valley) chooses broken.json, and --dump-state shows that scene and its error.
 # Run with cmake -P -DDEMO=... -DASSETS=... -DWORK_DIR=...
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/assets/scenes)
@@ -18,7 +19,7 @@ if(NOT rc EQUAL 0 OR NOT listing MATCHES "broken +dynamics +\\(invalid JSON\\)\n
   message(FATAL_ERROR "--list-scenes (exit ${rc}) does not list the three files:\n${listing}")
 endif()
 
-file(WRITE ${WORK_DIR}/choose.script "2 key PageUp\n4 key PageUp\n")
+file(WRITE ${WORK_DIR}/choose.script "2 key PageUp\n4 key PageUp\n6 key PageUp\n")
 execute_process(COMMAND ${DEMO} --headless --scene tower --frames 8
                         --script ${WORK_DIR}/choose.script --dump-state ${WORK_DIR}/state.json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
