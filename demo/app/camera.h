@@ -37,6 +37,8 @@ class OrbitCamera {
 
   glm::vec3 eye() const;
   glm::vec3 target() const { return target_; }
+  /// Aims at `target` (m) keeping the distance, yaw and pitch (a scene following a body).
+  void setTarget(const glm::vec3& target) { target_ = target; }
   float distance() const { return distance_; }
   /// The unit direction from the eye to the target.
   glm::vec3 forward() const;

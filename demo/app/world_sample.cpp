@@ -6,6 +6,7 @@
 #include <SDL.h>
 #include <imgui.h>
 
+#include "joint_panel.h"
 #include "sample_compounds.h"
 #include "shape_mesh.h"
 #include "tumble/shape_file.h"
@@ -117,6 +118,11 @@ void WorldSample::draw(SampleContext& ctx) {
 }
 
 void WorldSample::drawPanel(SampleContext& ctx) {
+  drawWorldPanel(ctx);
+  drawJointsPanel(*world_, jointError_);
+}
+
+void WorldSample::drawWorldPanel(SampleContext& ctx) {
   if (!ImGui::CollapsingHeader("World", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (!description_.empty()) {
     ImGui::PushTextWrapPos(0.0f);
