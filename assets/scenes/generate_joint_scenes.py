@@ -115,16 +115,17 @@ def car():
 
 
 def rope():
-    # 60 capsules (radius 0.05 m, 0.25 m pitch) on ball joints hanging from a static pin, released
-    # level, with a box 50 times a link's mass at the end; it swings across a drum and two posts.
+    # 60 capsules (radius 0.05 m, 0.25 m pitch) on ball joints hanging from a static pin 11 m up,
+    # released level, with a box 50 times a link's mass at the end: it swings across a drum and two
+    # pegs, the box lands and drags, and the 15 m rope folds onto itself on the ground.
     n, radius, half = 60, 0.05, 0.075
     pitch = 2 * (half + radius)
-    top = 17.0
+    top = 11.0
     bodies = [ground(40, 12)]
     joints = []
     link_mass = 1000 * (math.pi * radius ** 2 * 2 * half + 4 / 3 * math.pi * radius ** 3)
     # A drum under the pin and two pegs (cylinders along z) inside the rope's sweep.
-    for x, y, rr in ((0, 9, 0.8), (-4.5, 5, 0.4), (4.5, 4.5, 0.4)):
+    for x, y, rr in ((0, 6, 0.8), (-5, 2.5, 0.5), (5, 2.5, 0.5)):
         bodies.append({"shape": {"cylinder": {"radius": rr, "half_height": 1.5}},
                        "position": [x, y, 0], "orientation": r(ROT_X90), "static": True})
     first = len(bodies)
@@ -140,8 +141,8 @@ def rope():
     joints.append({"type": "ball", "a": first + n - 1, "b": first + n,
                    "anchor": r([n * pitch, top, 0])})
     write("rope", "Joints: a rope of 60 capsules on ball joints with a box 50 times a link's mass "
-          "at its end, released level from a pin 17 m up; it swings across a drum and two posts "
-          "without passing through itself or them.", bodies, joints,
+          "at its end, released level from a pin 11 m up; it swings across a drum and two pegs "
+          "and folds onto itself without passing through itself or them.", bodies, joints,
           {"sleep.enabled": False})
 
 
