@@ -12,6 +12,7 @@ namespace {
 // The joints listed one by one (ragdolls have 200, joint_grid 19,701: ball joints are not listed;
 // past this many the rest is counted).
 constexpr int kMaxListed = 48;
+constexpr size_t kOpenUpTo = 12;
 constexpr float kMaxSpeed = 50.0f;     // rad/s or m/s, slider range
 constexpr float kMaxEffort = 5000.0f;  // N m or N, slider range (logarithmic)
 constexpr float kMaxHertz = 30.0f;
@@ -41,9 +42,9 @@ void jointWidgets(World& world, const JointView& v, std::string& error) {
     JointMotor m = v.motor;
     bool changed = ImGui::Checkbox("motor", &m.enabled);
     float speed = static_cast<float>(m.speed), effort = static_cast<float>(m.maxEffort);
-    changed |= ImGui::SliderFloat(angular ? "speed (rad/s)" : "speed (m/s)", &speed, -kMaxSpeed,
+    changed |= ImGui::SliderFloat(angular ? "speed rad/s" : "speed m/s", &speed, -kMaxSpeed,
                                   kMaxSpeed, "%.2f");
-    changed |= ImGui::SliderFloat(angular ? "max torque (N m)" : "max force (N)", &effort, 0.0f,
+    changed |= ImGui::SliderFloat(angular ? "torque N m" : "force N", &effort, 0.0f,
                                   kMaxEffort, "%.1f", ImGuiSliderFlags_Logarithmic);
     if (changed) {
       m.speed = speed;
@@ -96,14 +97,16 @@ void drawJointsPanel(World& world, std::string& error) {
     }
   }
   if (views.empty()) return;
-  if (!ImGui::CollapsingHeader("Joints")) return;
+  // Open at first where the joints are few enough to read (door, car, cradle), shut otherwise.
+  const bool few = more == 0 && views.size() <= kOpenUpTo;
+  if (!ImGui::CollapsingHeader("Joints", few ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
   ImGui::TextDisabled("%d joints; motors, limits and springs of each:", world.jointCount());
   for (const JointView& v : views) {
     char label[96];
     std::snprintf(label, sizeof label, "%s %d (bodies %d, %d)", toString(v.type), v.id.index,
                   v.a.index, v.b.index);
     ImGui::PushID(v.id.index);
-    if (ImGui::TreeNode(label)) {
+    if (ImGui::TreeNodeEx(label, few && views.size() <= 2 ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       jointWidgets(world, v, error);
       ImGui::TreePop();
     }
