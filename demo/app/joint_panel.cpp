@@ -44,8 +44,8 @@ void jointWidgets(World& world, const JointView& v, std::string& error) {
     float speed = static_cast<float>(m.speed), effort = static_cast<float>(m.maxEffort);
     changed |= ImGui::SliderFloat(angular ? "speed rad/s" : "speed m/s", &speed, -kMaxSpeed,
                                   kMaxSpeed, "%.2f");
-    changed |= ImGui::SliderFloat(angular ? "torque N m" : "force N", &effort, 0.0f,
-                                  kMaxEffort, "%.1f", ImGuiSliderFlags_Logarithmic);
+    changed |= ImGui::SliderFloat(angular ? "torque N m" : "force N", &effort, 0.0f, kMaxEffort,
+                                  "%.1f", ImGuiSliderFlags_Logarithmic);
     if (changed) {
       m.speed = speed;
       m.maxEffort = effort;

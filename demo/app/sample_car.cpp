@@ -14,11 +14,11 @@
 namespace tumble::demo {
 namespace {
 
-constexpr Real kSpeedStep = 2.0;   // rad/s per Up/Down press
-constexpr Real kMaxSpeed = 30.0;   // rad/s (10.5 m/s with 0.35 m wheels)
-constexpr Real kSteerStep = 0.1;   // rad per Left/Right press
-constexpr Real kMaxSteer = 0.5;    // rad
-constexpr Real kMaxTorque = 1000;  // N m, the panel's range
+constexpr Real kSpeedStep = 2.0;      // rad/s per Up/Down press
+constexpr Real kMaxSpeed = 30.0;      // rad/s (10.5 m/s with 0.35 m wheels)
+constexpr Real kSteerStep = 0.1;      // rad per Left/Right press
+constexpr Real kMaxSteer = 0.5;       // rad
+constexpr Real kMaxTorque = 1000;     // N m, the panel's range
 constexpr float kOpeningZoom = 5.0f;  // wheel clicks
 
 class CarSample final : public WorldSample {

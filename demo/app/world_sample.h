@@ -85,9 +85,9 @@ class WorldSample : public Sample {
 
   std::unique_ptr<World> world_;
   std::string description_;
-  std::string error_;      // the last drop or spawn that failed
+  std::string error_;       // the last drop or spawn that failed
   std::string jointError_;  // the last joint setter the world refused, until one succeeds
-  std::string stepError_;  // settings or step refused by the world, until a step succeeds
+  std::string stepError_;   // settings or step refused by the world, until a step succeeds
   // A sphere's or capsule's kind, radius and core points: equal round shapes share a mesh.
   using RoundKey = std::array<Real, 8>;
   std::map<const ConvexHull*, MeshId> hullMeshes_;

@@ -138,8 +138,8 @@ void buildBullet(const std::string& name, BulletScene& out) {
     const btScalar mass = b.isDynamic() ? btScalar(b.mass) : btScalar(0);
     btVector3 inertia(0, 0, 0);
     if (mass > 0) shape->calculateLocalInertia(mass, inertia);
-    out.states.push_back(std::make_unique<btDefaultMotionState>(
-        btTransform(bt(b.rotation), bt(b.centerOfMass))));
+    out.states.push_back(
+        std::make_unique<btDefaultMotionState>(btTransform(bt(b.rotation), bt(b.centerOfMass))));
     btRigidBody::btRigidBodyConstructionInfo info(mass, out.states.back().get(), shape.get(),
                                                   inertia);
     info.m_friction = btScalar(b.friction);
@@ -168,11 +168,10 @@ void buildBullet(const std::string& name, BulletScene& out) {
       c = std::move(cone);
     } else if (const auto* h = std::get_if<tumble::HingeJointDef>(&sj.def)) {
       const btVector3 axis = bt(glm::normalize(h->axis));
-      auto hinge = std::make_unique<btHingeConstraint>(
-          A, B, toA * bt(h->anchor), toB * bt(h->anchor), toA.getBasis() * axis,
-          toB.getBasis() * axis);
-      if (h->limits.enabled)
-        hinge->setLimit(btScalar(h->limits.lower), btScalar(h->limits.upper));
+      auto hinge =
+          std::make_unique<btHingeConstraint>(A, B, toA * bt(h->anchor), toB * bt(h->anchor),
+                                              toA.getBasis() * axis, toB.getBasis() * axis);
+      if (h->limits.enabled) hinge->setLimit(btScalar(h->limits.lower), btScalar(h->limits.upper));
       if (h->motor.enabled)
         hinge->enableAngularMotor(true, btScalar(h->motor.speed),
                                   btScalar(h->motor.maxEffort * kDt));
@@ -211,8 +210,7 @@ Result runBullet(const std::string& name, int steps) {
 
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "";
-  std::printf("ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet)\n",
-              kSteps);
+  std::printf("ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet)\n", kSteps);
   std::printf("%-10s %7s %7s %8s %8s %7s %8s %12s %8s\n", "scene", "t mean", "b mean", "t worst",
               "b worst", "mean r", "worst r", "t widest gap", "fell t/b");
   for (const char* name : {"ragdolls", "bridge"}) {
@@ -226,11 +224,12 @@ int main(int argc, char** argv) {
   }
   if (std::string("joint_grid").find(only) != std::string::npos) {
     const Result g = runTumble("joint_grid", kGridSteps);
-    std::printf("joint_grid: Tumble mean %.2f ms, worst %.2f ms per step over %d steps; widest "
-                "anchor gap %.1f mm; Box3D publishes %.1f ms (Ryzen 7950X, one thread): ratio "
-                "%.2f\n",
-                g.mean(), g.worst(), kGridSteps, 1000.0 * g.widestGap, kBox3dGridMs,
-                g.mean() / kBox3dGridMs);
+    std::printf(
+        "joint_grid: Tumble mean %.2f ms, worst %.2f ms per step over %d steps; widest "
+        "anchor gap %.1f mm; Box3D publishes %.1f ms (Ryzen 7950X, one thread): ratio "
+        "%.2f\n",
+        g.mean(), g.worst(), kGridSteps, 1000.0 * g.widestGap, kBox3dGridMs,
+        g.mean() / kBox3dGridMs);
   }
   return 0;
 }

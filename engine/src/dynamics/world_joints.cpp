@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "dynamics/joint_solver.h"
-#include "tumble/debug_draw.h"
 #include "tumble/assert.h"
+#include "tumble/debug_draw.h"
 #include "tumble/world.h"
 
 namespace tumble {
@@ -182,8 +182,8 @@ constexpr int kArcSegments = 16;
 
 // The arc of angles [lo, hi] about the joint frame's x axis, from its y axis (the angle 0), at
 // `radius` around `centre`; with its two end spokes.
-void drawArc(DebugDraw& draw, const Vec3& centre, const Quat& frame, Real lo, Real hi,
-             Real radius, const Color& color) {
+void drawArc(DebugDraw& draw, const Vec3& centre, const Quat& frame, Real lo, Real hi, Real radius,
+             const Color& color) {
   const Vec3 y = frame * Vec3(0.0, 1.0, 0.0), z = frame * Vec3(0.0, 0.0, 1.0);
   auto at = [&](Real t) { return centre + radius * (std::cos(t) * y + std::sin(t) * z); };
   Vec3 prev = at(lo);
@@ -231,8 +231,8 @@ void World::drawJoints(DebugDraw& draw) const {
             const Vec3 p = v.anchorA + x * v.axis;
             draw.drawSegment(p - across, p + across, limit);
           }
-          draw.drawSegment(v.anchorA + j.limits.lower * v.axis,
-                           v.anchorA + j.limits.upper * v.axis, limit);
+          draw.drawSegment(v.anchorA + j.limits.lower * v.axis, v.anchorA + j.limits.upper * v.axis,
+                           limit);
         }
         break;
       case JointType::SwingTwist: {
