@@ -15,8 +15,13 @@ std::unique_ptr<Sample> makeCharacterSample();
 std::unique_ptr<Sample> makeChainSample();
 
 /// The scene file assets/scenes/<name>.json, built and stepped by the engine's World; mouse
-/// grabbing, dropping bodies.
+/// grabbing, dropping bodies. The scene files the demo drives get their own class (car:
+/// makeCarSample).
 std::unique_ptr<Sample> makeFileSample(std::string_view name);
+
+/// assets/scenes/car.json driven from the keyboard: Up/Down set the wheels' motor speed,
+/// Left/Right steer the front wheels; the camera follows the car; sample_car.cpp.
+std::unique_ptr<Sample> makeCarSample();
 
 /// Static convex hulls (shape files and a seeded random cloud) on the ground.
 std::unique_ptr<Sample> makeShowcaseSample();

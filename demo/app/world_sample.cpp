@@ -7,6 +7,7 @@
 #include <SDL.h>
 #include <imgui.h>
 
+#include "joint_panel.h"
 #include "sample_compounds.h"
 #include "shape_mesh.h"
 #include "tumble/shape_file.h"
@@ -136,6 +137,11 @@ void WorldSample::draw(SampleContext& ctx) {
 }
 
 void WorldSample::drawPanel(SampleContext& ctx) {
+  drawWorldPanel(ctx);
+  drawJointsPanel(*world_, jointError_);
+}
+
+void WorldSample::drawWorldPanel(SampleContext& ctx) {
   if (!ImGui::CollapsingHeader("World", ImGuiTreeNodeFlags_DefaultOpen)) {
     probe_.drawPanel();
     return;

@@ -41,7 +41,8 @@ class WorldSample : public Sample {
   /// Queues every body (static grey, dynamic in colours, sleeping ones darker) and aims the
   /// camera beside the panel.
   void draw(SampleContext& ctx) override;
-  /// The "World" section: description, counts, drop/spawn/shoot, errors.
+  /// The "World" section: description, counts, drop/spawn/shoot, errors; then the "Joints"
+  /// section (joint_panel.h) when the world has hinges, sliders or distance joints.
   void drawPanel(SampleContext& ctx) override;
   /// D drops a body, V spawns the chosen shape above the bodies, B shoots it from the camera, X
   /// turns the explosion tool on and off, M cycles the probe tool (probe_tool.h: ray, shape cast,
@@ -82,6 +83,7 @@ class WorldSample : public Sample {
     Transform local;
   };
 
+  void drawWorldPanel(SampleContext& ctx);
   MeshId meshFor(SampleContext& ctx, const Shape& shape);
   const std::vector<ChildMesh>& childMeshes(SampleContext& ctx, const Shape& shape);
   Shape spawnShape(SampleContext& ctx);
@@ -113,8 +115,9 @@ class WorldSample : public Sample {
 
   std::unique_ptr<World> world_;
   std::string description_;
-  std::string error_;      // the last drop or spawn that failed
-  std::string stepError_;  // settings or step refused by the world, until a step succeeds
+  std::string error_;       // the last drop or spawn that failed
+  std::string jointError_;  // the last joint setter the world refused, until one succeeds
+  std::string stepError_;   // settings or step refused by the world, until a step succeeds
   // A sphere's or capsule's kind, radius and core points: equal round shapes share a mesh.
   using RoundKey = std::array<Real, 8>;
   std::map<const ConvexHull*, MeshId> hullMeshes_;

@@ -87,7 +87,10 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
     CHECK_FALSE(f.description.empty());
   }
   CHECK(names == std::vector<std::string>{"bridge",
+                                          "car",
                                           "compound",
+                                          "cradle",
+                                          "door",
                                           "heap_boxes_1000",
                                           "heap_boxes_2000",
                                           "heap_boxes_500",
@@ -103,12 +106,13 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "pile",
                                           "pyramid",
                                           "ragdolls",
+                                          "rope",
                                           "sensors",
                                           "shapes",
                                           "terrain",
                                           "tower"});
-  REQUIRE(names.size() > 14);
-  CHECK(files[14].description ==
+  REQUIRE(names.size() > 17);
+  CHECK(files[17].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
         "box (the default scene).");
 }

@@ -101,6 +101,9 @@ struct SwingTwistJointDef : JointBase {
   Real swing = 0.5;          ///< rad, cone half-angle, [0, pi]
   Real twistLower = -0.5;    ///< rad, [-pi, pi]
   Real twistUpper = 0.5;     ///< rad, >= twistLower
+  /// N m, [0, 1e12]: the most torque the joint spends resisting relative rotation (dry friction
+  /// in all three directions, as a hinge's motor at speed 0); 0: turns freely within the limits.
+  Real friction = 0.0;
 };
 
 /// A definition of any kind; World::createJoint validates it and names the bad field.

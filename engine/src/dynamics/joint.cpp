@@ -179,9 +179,12 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
           if (!std::isfinite(d.swing) || d.swing < 0.0 || d.swing > std::numbers::pi)
             c.fail("swing", "expected a number in [0, pi] (rad), got " + num(d.swing));
           c.limits("twist", {true, d.twistLower, d.twistUpper});
+          if (!std::isfinite(d.friction) || d.friction < 0.0 || d.friction > 1e12)
+            c.fail("friction", "expected a number in [0, 1e+12] (N m), got " + num(d.friction));
           anchorA = anchorB = d.anchor;
           axis = d.axis;
           j.swing = d.swing;
+          j.friction = d.friction;
           j.limits = {true, d.twistLower, d.twistUpper};
         }
       },

@@ -288,6 +288,21 @@ SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
   return r;
 }
 
+// Dry friction on all three relative rotations (a swing-twist's `friction`): the impulse that
+// stops them, its length clamped to the torque times the substep (a disc clamp, as a motor at
+// speed 0 clamps one row). It is kept in angularImpulse, which a swing-twist does not otherwise
+// use, so it is warm started with the others.
+void solveFriction(Joint& j, Real h, SolverBody& A, SolverBody& B) {
+  const Vec3 cdot = B.w - A.w;
+  const Vec3 wanted = j.angularImpulse - safeInverse(A.invI + B.invI) * cdot;
+  const Real cap = j.friction * h, length = glm::length(wanted);
+  const Vec3 next = length > cap ? wanted * (cap / length) : wanted;
+  const Vec3 L = next - j.angularImpulse;
+  j.angularImpulse = next;
+  A.w -= A.invI * L;
+  B.w += B.invI * L;
+}
+
 }  // namespace
 
 void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
@@ -435,6 +450,7 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         break;
       }
       case JointType::SwingTwist: {
+        if (j.friction > 0.0) solveFriction(j, h, A, B);
         const Pose p = poseOf(j, A, B);
         const SwingTwistRows r = swingTwistRows(j, p);
         if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft_, invH_, A, B);

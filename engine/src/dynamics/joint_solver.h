@@ -35,6 +35,7 @@ struct Joint {
   JointSpring spring;
   Real minLength = 0.0, maxLength = 0.0, restLength = 0.0;  // distance
   Real swing = 0.0;                                         // swing-twist cone, rad
+  Real friction = 0.0;  // swing-twist: N m of dry friction (in angularImpulse, unused otherwise)
 
   // Solver state of the step.
   int sa = 0, sb = 0;           // solver bodies (0: immovable)

@@ -6,6 +6,7 @@
 
 #include "dynamics/joint_solver.h"
 #include "tumble/assert.h"
+#include "tumble/debug_draw.h"
 #include "tumble/world.h"
 
 namespace tumble {
@@ -174,19 +175,85 @@ void World::breakJoints() {
   }
 }
 
-// Each joint as segments: body centres to their anchors (yellow), the anchors' gap (red), and the
-// axis of a hinge, slider or swing-twist (cyan, 0.3 m each way).
+namespace {
+
+constexpr Real kJointDrawSize = 0.3;  // m: axis half-length, limit arc and cone radius
+constexpr int kArcSegments = 16;
+
+// The arc of angles [lo, hi] about the joint frame's x axis, from its y axis (the angle 0), at
+// `radius` around `centre`; with its two end spokes.
+void drawArc(DebugDraw& draw, const Vec3& centre, const Quat& frame, Real lo, Real hi, Real radius,
+             const Color& color) {
+  const Vec3 y = frame * Vec3(0.0, 1.0, 0.0), z = frame * Vec3(0.0, 0.0, 1.0);
+  auto at = [&](Real t) { return centre + radius * (std::cos(t) * y + std::sin(t) * z); };
+  Vec3 prev = at(lo);
+  draw.drawSegment(centre, prev, color);
+  for (int k = 1; k <= kArcSegments; ++k) {
+    const Vec3 next = at(lo + (hi - lo) * k / kArcSegments);
+    draw.drawSegment(prev, next, color);
+    prev = next;
+  }
+  draw.drawSegment(centre, prev, color);
+}
+
+}  // namespace
+
+// Each joint as segments: body centres to their anchors (yellow), the anchors' gap (red), the
+// axis of a hinge, slider or swing-twist (cyan, 0.3 m each way) and its limits (orange): a hinge's
+// limit arc and its angle now (white spoke), a slider's limit ticks across the axis, a
+// swing-twist's cone and twist arc.
 void World::drawJoints(DebugDraw& draw) const {
   const std::vector<Joint>& js = joints_->joints();
+  const Color arm{0.9f, 0.8f, 0.2f}, gap{1.0f, 0.2f, 0.2f}, axisColor{0.2f, 0.9f, 0.9f};
+  const Color limit{1.0f, 0.55f, 0.1f}, now{1.0f, 1.0f, 1.0f};
   for (int i = 0; i < static_cast<int>(js.size()); ++i) {
-    if (!js[i].alive) continue;
+    const Joint& j = js[i];
+    if (!j.alive) continue;
     const JointView v = joints_->view(i, bodies_);
-    const Color arm{0.9f, 0.8f, 0.2f};
     if (v.a.valid()) draw.drawSegment(bodies_[v.a.index].center, v.anchorA, arm);
     if (v.b.valid()) draw.drawSegment(bodies_[v.b.index].center, v.anchorB, arm);
-    draw.drawSegment(v.anchorA, v.anchorB, Color{1.0f, 0.2f, 0.2f});
-    if (glm::length(v.axis) > 0.0)
-      draw.drawSegment(v.anchorA - 0.3 * v.axis, v.anchorA + 0.3 * v.axis, Color{0.2f, 0.9f, 0.9f});
+    draw.drawSegment(v.anchorA, v.anchorB, gap);
+    if (glm::length(v.axis) == 0.0) continue;
+    const Real s = kJointDrawSize;
+    draw.drawSegment(v.anchorA - s * v.axis, v.anchorA + s * v.axis, axisColor);
+    const Quat fA = (j.a >= 0 ? bodies_[j.a].rotation : Quat(1.0, 0.0, 0.0, 0.0)) * j.frameA;
+    const Quat fB = (j.b >= 0 ? bodies_[j.b].rotation : Quat(1.0, 0.0, 0.0, 0.0)) * j.frameB;
+    switch (j.type) {
+      case JointType::Hinge:
+        if (j.limits.enabled && j.limits.upper > j.limits.lower)
+          drawArc(draw, v.anchorA, fA, j.limits.lower, j.limits.upper, s, limit);
+        draw.drawSegment(v.anchorB, v.anchorB + s * (fB * Vec3(0.0, 1.0, 0.0)), now);
+        break;
+      case JointType::Slider:
+        if (j.limits.enabled) {
+          const Vec3 across = s * 0.3 * (fA * Vec3(0.0, 1.0, 0.0));
+          for (Real x : {j.limits.lower, j.limits.upper}) {
+            const Vec3 p = v.anchorA + x * v.axis;
+            draw.drawSegment(p - across, p + across, limit);
+          }
+          draw.drawSegment(v.anchorA + j.limits.lower * v.axis, v.anchorA + j.limits.upper * v.axis,
+                           limit);
+        }
+        break;
+      case JointType::SwingTwist: {
+        // The cone of b's axis about a's, and the twist arc at its tip; b's axis now in white.
+        const Vec3 y = fA * Vec3(0.0, 1.0, 0.0), z = fA * Vec3(0.0, 0.0, 1.0);
+        const Real along = s * std::cos(j.swing), out = s * std::sin(j.swing);
+        Vec3 prev = v.anchorA + along * v.axis + out * y;
+        for (int k = 1; k <= kArcSegments; ++k) {
+          const Real t = 2.0 * 3.14159265358979323846 * k / kArcSegments;
+          const Vec3 next = v.anchorA + along * v.axis + out * (std::cos(t) * y + std::sin(t) * z);
+          draw.drawSegment(prev, next, limit);
+          if (k % 4 == 0) draw.drawSegment(v.anchorA, next, limit);
+          prev = next;
+        }
+        drawArc(draw, v.anchorA + s * v.axis, fA, j.limits.lower, j.limits.upper, 0.5 * s, limit);
+        draw.drawSegment(v.anchorB, v.anchorB + s * (fB * Vec3(1.0, 0.0, 0.0)), now);
+        break;
+      }
+      default:
+        break;
+    }
   }
 }
 

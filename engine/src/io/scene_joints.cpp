@@ -157,7 +157,8 @@ SceneJoint readJoint(const Json& j, const std::string& path, int bodyCount) {
     static_cast<JointBase&>(d) = base;
     out.def = d;
   } else if (type == "swing_twist") {
-    common({"type", "a", "b", "collide", "break_force", "anchor", "axis", "swing", "twist"});
+    common({"type", "a", "b", "collide", "break_force", "anchor", "axis", "swing", "twist",
+            "friction"});
     SwingTwistJointDef d;
     static_cast<JointBase&>(d) = base;
     d.anchor = requiredVec3(j, path, "anchor", anchorWhat);
@@ -171,6 +172,12 @@ SceneJoint readJoint(const Json& j, const std::string& path, int bodyCount) {
       const auto [lo, hi] = range(j["twist"], path + ".twist");
       d.twistLower = lo;
       d.twistUpper = hi;
+    }
+    if (j.contains("friction")) {
+      d.friction = number(j["friction"], path + ".friction");
+      if (d.friction < 0.0 || d.friction > 1e12)
+        fail(path + ".friction",
+             "expected a torque in [0, 1e+12] (N m), got " + shortNum(d.friction));
     }
     out.def = d;
   } else {
