@@ -12,6 +12,7 @@
 #include "sim_churn.h"
 #include "tumble/atomic_file.h"
 #include "tumble/scene.h"
+#include "tumble/snapshot.h"
 #include "tumble/world.h"
 
 namespace tumble::cli {
@@ -20,7 +21,8 @@ namespace {
 constexpr Positional kPositionals[] = {
     {.name = "SCENE",
      .help = "a scene file, or a name in assets/scenes such as pile, tower, pyramid,\n"
-             "incline, heap_boxes_500"},
+             "incline, heap_boxes_500 (not with --restore)",
+     .required = false},
 };
 
 constexpr Flag kFlags[] = {
@@ -42,6 +44,16 @@ constexpr Flag kFlags[] = {
      .kind = ValueKind::String,
      .help = "write the final body states as JSON Lines (id, position,\n"
              "orientation [w,x,y,z], linear_velocity, angular_velocity)"},
+    {.name = "--save",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "write a snapshot of the world after the steps (README, \"Snapshots\")"},
+    {.name = "--restore",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "start from a snapshot instead of a scene: the run continues bit for\n"
+             "bit (sim SCENE --steps N --save F, then sim --restore F --steps M,\n"
+             "ends with the state_hash of sim SCENE --steps N+M)"},
     {.name = "--crosscheck-log",
      .metavar = "FILE",
      .kind = ValueKind::String,
@@ -93,17 +105,50 @@ Real medianOf(const std::vector<Real>& v, size_t from, size_t to) {
 int runSim(Args args) {
   const auto parsed = parseArgs(kSpec, args);
   if (auto status = earlyExit(kSpec, parsed)) return *status;
-  const std::string& sceneArg = parsed->positionals[0];
+  const std::string sceneArg = parsed->positionals.empty() ? "" : parsed->positionals[0];
+  const std::string restorePath = parsed->value("--restore").value_or("");
+  const std::string savePath = parsed->value("--save").value_or("");
   const long steps = static_cast<long>(*parsed->integer("--steps"));
   const bool json = parsed->has("--json");
   const std::string dumpPath = parsed->value("--dump").value_or("");
   const std::string logPath = parsed->value("--crosscheck-log").value_or("");
   const std::optional<uint64_t> churnSeed = parsed->unsignedInteger("--churn");
 
-  auto loaded = loadSceneWorld("sim", sceneArg, *parsed);
-  if (!loaded) return 2;
-  const Scene* scene = &loaded->scene;
-  World& w = *loaded->world;
+  if (sceneArg.empty() == restorePath.empty()) {
+    std::fprintf(stderr,
+                 "sim: give a SCENE or --restore FILE (one of them); see tumble-cli sim --help\n");
+    return 1;
+  }
+  if (!restorePath.empty() && churnSeed) {
+    std::fprintf(stderr, "sim: --churn needs a SCENE (it drops the scene's bodies), not --restore\n");
+    return 1;
+  }
+  std::optional<LoadedScene> loaded;
+  std::unique_ptr<World> restored;
+  std::string sceneName;
+  if (restorePath.empty()) {
+    loaded = loadSceneWorld("sim", sceneArg, *parsed);
+    if (!loaded) return 2;
+    sceneName = loaded->scene.name;
+  } else {
+    restored = std::make_unique<World>();
+    if (auto err = restoreSnapshotFile(*restored, restorePath); !err) {
+      std::fprintf(stderr, "sim: --restore %s\n", err.error().c_str());
+      return 2;
+    }
+    Settings settings = restored->settings();
+    if (auto err = applySettingFlags(*parsed, settings); !err) {
+      std::fprintf(stderr, "sim: %s\n", err.error().c_str());
+      return 2;
+    }
+    if (auto err = restored->setSettings(settings); !err) {
+      std::fprintf(stderr, "sim: %s\n", err.error().c_str());
+      return 2;
+    }
+    sceneName = restorePath;
+  }
+  World& w = loaded ? *loaded->world : *restored;
+  const Real dt = w.settings().dt;
   w.setCrossCheckLog(logPath);
 
   const Energy e0 = w.energy();
@@ -114,19 +159,19 @@ int runSim(Args args) {
   Real broad = 0.0, narrow = 0.0, solve = 0.0, maxPen = 0.0;
   bool nan = false;
   std::optional<Churn> churn;
-  if (churnSeed) churn.emplace(*churnSeed, *scene);
+  if (churnSeed) churn.emplace(*churnSeed, loaded->scene);
   // Memory once the run has settled: after the first simulated minute, or a fifth of a shorter run.
-  const long earlyStep = std::min<long>(std::lround(60.0 / scene->settings.dt), steps / 5);
+  const long earlyStep = std::min<long>(std::lround(60.0 / dt), steps / 5);
   long earlyRss = 0;
   std::vector<long> rssPerMinute;  // resident memory after each simulated minute (KiB)
-  const long stepsPerMinute = std::max(1L, std::lround(60.0 / scene->settings.dt));
+  const long stepsPerMinute = std::max(1L, std::lround(60.0 / dt));
   for (long s = 0; s < steps; ++s) {
     if (churn)
       if (auto err = churn->apply(w, s); !err) {
         std::fprintf(stderr, "sim: %s\n", err.error().c_str());
         return 2;
       }
-    if (auto err = w.step(scene->settings.dt); !err) {
+    if (auto err = w.step(dt); !err) {
       std::fprintf(stderr, "sim: step %ld: %s\n", s, err.error().c_str());
       return 2;
     }
@@ -183,6 +228,11 @@ int runSim(Args args) {
       return 2;
     }
   }
+  if (!savePath.empty())
+    if (auto err = saveSnapshotFile(w, savePath); !err) {
+      std::fprintf(stderr, "sim: --save %s\n", err.error().c_str());
+      return 2;
+    }
   std::vector<Real> minuteMedians;  // median step time of each simulated minute
   for (size_t from = 0; churn && from + stepsPerMinute <= stepMs.size(); from += stepsPerMinute)
     minuteMedians.push_back(medianOf(stepMs, from, from + stepsPerMinute));
@@ -192,7 +242,7 @@ int runSim(Args args) {
 
   if (json) {
     nlohmann::json j;
-    j["scene"] = scene->name;
+    j["scene"] = sceneName;
     j["steps"] = static_cast<long>(stepMs.size());
     j["bodies"] = w.bodyCount();
     j["sleeping"] = sleeping;
@@ -232,7 +282,7 @@ int runSim(Args args) {
         "%s: %ld steps, %d bodies, %d sleeping, max speed %.4g m/s, max penetration %.4g m,\n"
         "energy %.6g -> %.6g J, step median %.3f ms (max %.3f), pairs %d, contacts %d%s\n"
         "state hash %s\n",
-        scene->name.c_str(), static_cast<long>(stepMs.size()), w.bodyCount(), sleeping, maxSpeed,
+        sceneName.c_str(), static_cast<long>(stepMs.size()), w.bodyCount(), sleeping, maxSpeed,
         maxPen, e0.total(), e1.total(), median, worst, st.pairs, st.contacts,
         nan ? ", NON-FINITE STATE" : "", hash);
     if (churn)

@@ -237,6 +237,9 @@ class World {
 
  private:
   friend struct WorldInternals;  // engine-internal access for tests (dynamics/world_internals.h)
+  friend struct SnapshotCodec;   // snapshot.h: reads and writes every member
+  // Restoring a snapshot builds a fresh World and moves it in whole (world_snapshot.cpp).
+  World& operator=(World&&) noexcept;
   bool checkBody(BodyId id, const char* call) const;
   bool checkDrag(DragId id, const char* call) const;
   BodyView viewOf(int index) const;
