@@ -37,6 +37,8 @@ struct SampleContext {
   int windowWidth = 1280;
   int windowHeight = 720;
   ViewRegion besidePanel;
+  /// The app's pause switch (a scene's timeline pauses it to show the past); may be null.
+  bool* paused = nullptr;
 };
 
 /// A ray from the camera through the mouse, in world space (metres).

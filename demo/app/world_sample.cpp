@@ -9,6 +9,7 @@
 #include "sample_compounds.h"
 #include "shape_mesh.h"
 #include "tumble/shape_file.h"
+#include "tumble/snapshot.h"
 
 namespace tumble::demo {
 namespace {
@@ -86,11 +87,14 @@ void WorldSample::step(SampleContext& ctx) {
   // The panel edits ctx.settings; the world validates and takes them (a change wakes bodies,
   // equal settings cost one comparison).
   Expected<void> done = world_->setSettings(ctx.settings);
+  std::vector<uint8_t> before;
+  if (done && checkDeterminism_) before = saveSnapshot(*world_);
   if (done) done = world_->step(ctx.settings.dt);
   if (auto error = done; !error) {
     stepError_ = error.error();
   } else {
     stepError_.clear();
+    afterStep(ctx, before);
   }
 }
 
@@ -148,6 +152,7 @@ void WorldSample::drawPanel(SampleContext& ctx) {
   }
   if (!stepError_.empty()) wrappedError(stepError_);
   if (!error_.empty()) wrappedError(error_);
+  drawTimeline(ctx);
 }
 
 bool WorldSample::onKey(SampleContext& ctx, int key) {
@@ -161,6 +166,12 @@ bool WorldSample::onKey(SampleContext& ctx, int key) {
       return true;
     case SDLK_b:
       spawn(ctx, true);
+      return true;
+    case SDLK_COMMA:
+      // One step back: the recorded step before the one shown (paused, so it stays).
+      if (!timeline_.empty() && world_->stepCount() > timeline_.firstStep())
+        if (auto error = seekTimeline(ctx, world_->stepCount() - 1); !error)
+          timelineMessage_ = error.error();
       return true;
     default:
       return false;

@@ -13,6 +13,7 @@
 #include "tumble/atomic_file.h"
 #include "tumble/scene.h"
 #include "tumble/snapshot.h"
+#include "tumble/timeline.h"
 #include "tumble/world.h"
 
 namespace tumble::cli {
@@ -54,6 +55,15 @@ constexpr Flag kFlags[] = {
      .help = "start from a snapshot instead of a scene: the run continues bit for\n"
              "bit (sim SCENE --steps N --save F, then sim --restore F --steps M,\n"
              "ends with the state_hash of sim SCENE --steps N+M)"},
+    {.name = "--timeline-mb",
+     .metavar = "MB",
+     .kind = ValueKind::Integer,
+     .min = 1,
+     .max = 65536,
+     .help = "record the run in a Timeline of at most MB megabytes (the demo's\n"
+             "rewind) and report timeline {budget_mb, peak_mb, end_mb, first_step,\n"
+             "last_step, keyframes, seek_ok}: seek_ok says the oldest step still\n"
+             "held was reached again with its recorded hash"},
     {.name = "--crosscheck-log",
      .metavar = "FILE",
      .kind = ValueKind::String,
@@ -113,6 +123,7 @@ int runSim(Args args) {
   const std::string dumpPath = parsed->value("--dump").value_or("");
   const std::string logPath = parsed->value("--crosscheck-log").value_or("");
   const std::optional<uint64_t> churnSeed = parsed->unsignedInteger("--churn");
+  const std::optional<int64_t> timelineMb = parsed->integer("--timeline-mb");
 
   if (sceneArg.empty() == restorePath.empty()) {
     std::fprintf(stderr,
@@ -120,7 +131,8 @@ int runSim(Args args) {
     return 1;
   }
   if (!restorePath.empty() && churnSeed) {
-    std::fprintf(stderr, "sim: --churn needs a SCENE (it drops the scene's bodies), not --restore\n");
+    std::fprintf(stderr,
+                 "sim: --churn needs a SCENE (it drops the scene's bodies), not --restore\n");
     return 1;
   }
   std::optional<LoadedScene> loaded;
@@ -151,6 +163,10 @@ int runSim(Args args) {
   const Real dt = w.settings().dt;
   w.setCrossCheckLog(logPath);
 
+  std::optional<Timeline> timeline;
+  if (timelineMb)
+    timeline.emplace(TimelineSettings{.budgetBytes = static_cast<size_t>(*timelineMb) << 20});
+  size_t timelinePeak = 0;
   const Energy e0 = w.energy();
   // Every step's time is kept (for the medians); the record is written through up front, so that
   // the resident memory per minute below shows the world's growth, not this record's.
@@ -174,6 +190,10 @@ int runSim(Args args) {
     if (auto err = w.step(dt); !err) {
       std::fprintf(stderr, "sim: step %ld: %s\n", s, err.error().c_str());
       return 2;
+    }
+    if (timeline) {
+      timeline->record(w, dt);
+      timelinePeak = std::max(timelinePeak, timeline->bytes());
     }
     const StepStats& st = w.stats();
     stepMs[done++] = st.stepMs;
@@ -265,6 +285,21 @@ int runSim(Args args) {
     for (const NonFiniteEvent& e : w.nonFiniteEvents())
       j["nonfinite"].push_back(
           {{"body", e.body.index}, {"step", e.step}, {"quantity", e.quantity}});
+    if (timeline) {
+      const Real mb = 1.0 / (1 << 20);
+      const size_t endBytes = timeline->bytes();
+      const int64_t firstStep = timeline->firstStep(), lastStep = timeline->lastStep();
+      const int keyframes = timeline->keyframeCount();
+      World scratch;
+      const bool seekOk = !timeline->empty() && timeline->seek(scratch, firstStep).ok();
+      j["timeline"] = {{"budget_mb", *timelineMb},
+                       {"peak_mb", static_cast<Real>(timelinePeak) * mb},
+                       {"end_mb", static_cast<Real>(endBytes) * mb},
+                       {"first_step", firstStep},
+                       {"last_step", lastStep},
+                       {"keyframes", keyframes},
+                       {"seek_ok", seekOk}};
+    }
     if (churn)
       j["churn"] = {
           {"seed", *churnSeed},

@@ -17,7 +17,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::filesystem::path kScenes = std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "scenes";
+const std::filesystem::path kScenes =
+    std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "scenes";
 
 std::unique_ptr<World> sceneWorld(const std::string& name) {
   auto scene = loadScene(kScenes / (name + ".json"));
@@ -164,8 +165,7 @@ TEST_CASE("a snapshot file round-trips and a missing file is named", "[snapshot]
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("every truncation and every flipped byte is refused, the world unchanged",
-          "[snapshot]") {
+TEST_CASE("every truncation and every flipped byte is refused, the world unchanged", "[snapshot]") {
   auto source = smallWorld();
   const std::vector<uint8_t> bytes = saveSnapshot(*source);
   auto target = sceneWorld("pile");

@@ -70,9 +70,11 @@ World::~World() = default;
 Expected<void> World::setSettings(const Settings& settings) {
   if (Expected<void> valid = validate(settings); !valid) return valid;
   if (settingsEqualButDt(settings, settings_)) {
-    settings_ = settings;
+    if (settings.dt != settings_.dt) ++edits_;  // equal settings are no edit (the demo sets
+    settings_ = settings;                       // them before every step)
     return ok();
   }
+  ++edits_;
   const bool regrow = settings.broadphase.aabbMargin != settings_.broadphase.aabbMargin ||
                       settings.contact.speculativeMargin != settings_.contact.speculativeMargin;
   settings_ = settings;
@@ -109,6 +111,7 @@ Aabb World::bodyAabb(const Body& b) const {
 }
 
 Expected<BodyId> World::createBody(const BodyDef& def) {
+  ++edits_;
   Expected<Body> made = makeBody(def);
   if (!made) return Expected<BodyId>::failure(made.error());
   // A freed slot first (deterministic: the last one freed), so that a world with bodies added
@@ -135,6 +138,7 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
 }
 
 void World::destroyBody(BodyId id) {
+  ++edits_;
   if (!checkBody(id, "destroyBody")) return;
   // What rested on the body must not hang in the air asleep: wake its island (everything it
   // touched, transitively, when it slept) and whatever it touches now (a static body's sleepers).
@@ -240,6 +244,7 @@ void World::wakeIsland(int island) {
 }
 
 void World::wake(BodyId id) {
+  ++edits_;
   if (!checkBody(id, "wake")) return;
   wakeBody(id.index);
 }
@@ -256,6 +261,7 @@ void World::wakeBody(int index) {
 }
 
 void World::setTransform(BodyId id, const Transform& xf) {
+  ++edits_;
   if (!checkBody(id, "setTransform")) return;
   Body& b = bodies_[id.index];
   b.rotation = xf.rotation / glm::length(xf.rotation);
@@ -270,6 +276,7 @@ void World::setTransform(BodyId id, const Transform& xf) {
 }
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) {
+  ++edits_;
   if (!checkBody(id, "setLinearVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
   wakeBody(id.index);
@@ -277,6 +284,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
 }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
+  ++edits_;
   if (!checkBody(id, "setAngularVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
   wakeBody(id.index);
@@ -284,6 +292,7 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) {
 }
 
 void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
+  ++edits_;
   if (!checkBody(id, "applyForce")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -293,6 +302,7 @@ void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
 }
 
 void World::applyTorque(BodyId id, const Vec3& torque) {
+  ++edits_;
   if (!checkBody(id, "applyTorque")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -301,6 +311,7 @@ void World::applyTorque(BodyId id, const Vec3& torque) {
 }
 
 void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point) {
+  ++edits_;
   if (!checkBody(id, "applyLinearImpulse")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -310,6 +321,7 @@ void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point
 }
 
 void World::setUserData(BodyId id, uint64_t userData) {
+  ++edits_;
   if (!checkBody(id, "setUserData")) return;
   bodies_[id.index].userData = userData;
 }

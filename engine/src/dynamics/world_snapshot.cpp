@@ -144,8 +144,7 @@ class Reader {
     int32_t v = 0;
     pod(v);
     if (ok() && (v < lo || v > hi))
-      fail(at,
-           std::string(what) + " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+      fail(at, std::string(what) + " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
            std::to_string(v));
     i = ok() ? v : 0;
   }
@@ -165,8 +164,9 @@ class Reader {
     // Every element takes at least minBytes: a count the rest of the data cannot hold is
     // refused before anything is allocated for it.
     if (ok() && v > (data.size() - pos) / std::max<size_t>(minBytes, 1))
-      fail(at, std::string("a count of ") + what + " that the remaining " +
-                   std::to_string(data.size() - pos) + " bytes can hold",
+      fail(at,
+           std::string("a count of ") + what + " that the remaining " +
+               std::to_string(data.size() - pos) + " bytes can hold",
            std::to_string(v));
     return ok() ? static_cast<size_t>(v) : 0;
   }
@@ -255,8 +255,7 @@ struct SnapshotCodec {
                                    off.back() == static_cast<int>(h.neighbours_.size()));
       for (size_t i = 1; sound && i < off.size(); ++i) sound = off[i - 1] <= off[i];
       if (o.ok() && (!sound || h.sourceIndices_.size() != static_cast<size_t>(n)))
-        o.fail(o.pos, "a hull's adjacency and source indices sized by its vertices",
-               "others");
+        o.fail(o.pos, "a hull's adjacency and source indices sized by its vertices", "others");
     }
   }
 
@@ -287,7 +286,9 @@ struct SnapshotCodec {
     ShapeType type = s.type();
     o.enumeration(type, kShapeTypeCount, "shape kind");
     switch (type) {
-      case ShapeType::Hull: hull(o, const_cast<ConvexHull&>(*s.hull())); break;
+      case ShapeType::Hull:
+        hull(o, const_cast<ConvexHull&>(*s.hull()));
+        break;
       case ShapeType::Sphere:
       case ShapeType::Capsule: {
         RoundCore r = *s.round();
@@ -314,7 +315,8 @@ struct SnapshotCodec {
         for (CompoundChild& child : c.children) {
           int k = t.index.at(geometry(child.shape));
           o.integer(k, "child shape", 0, kMaxInt);
-          io(o, child.local.position, "child position"), io(o, child.local.rotation, "child rotation");
+          io(o, child.local.position, "child position"),
+              io(o, child.local.rotation, "child rotation");
           io(o, c.childBounds[&child - c.children.data()], "child bounds");
         }
         list(o, c.corePoints, 24, "core points", [&](Vec3& p) { io(o, p, "core point"); });
@@ -388,7 +390,8 @@ struct SnapshotCodec {
           o.integer(k, "child shape (an earlier one)", 0, static_cast<int>(known.size()) - 1);
           if (o.ok() && !known[k].isConvex()) o.fail(o.pos, "a convex child", "another kind");
           if (o.ok()) child.shape = known[k];
-          io(o, child.local.position, "child position"), io(o, child.local.rotation, "child rotation");
+          io(o, child.local.position, "child position"),
+              io(o, child.local.rotation, "child rotation");
           c->children.push_back(child);
           io(o, c->childBounds.emplace_back(), "child bounds");
         }
@@ -559,9 +562,8 @@ struct SnapshotCodec {
       if (j.alive) joint(o, j, bodies);
     });
     ints(o, js.freeSlots_, "free joint slot", 0, static_cast<int>(js.joints_.size()) - 1);
-    list(o, w.brokenJoints_, 8, "broken joints", [&](JointId& j) {
-      o.integer(j.index, "joint index", -1, kMaxInt), o.pod(j.generation);
-    });
+    list(o, w.brokenJoints_, 8, "broken joints",
+         [&](JointId& j) { o.integer(j.index, "joint index", -1, kMaxInt), o.pod(j.generation); });
     o.context("drags");
     const size_t drags = o.count(w.drags_.size(), 5, "drag slots");
     if constexpr (IO::kReading) w.drags_.resize(drags), w.dragGenerations_.assign(drags, 0);
@@ -584,9 +586,8 @@ struct SnapshotCodec {
     for (size_t k = 0; k < events && o.ok(); ++k) {
       NonFiniteEvent& e = w.nonFinite_[k];
       o.integer(e.body.index, "body index", 0, kMaxInt), o.pod(e.body.generation), o.pod(e.step);
-      static constexpr const char* kQuantities[] = {"position",         "orientation",
-                                                    "linear_velocity",  "angular_velocity",
-                                                    "force",            "torque"};
+      static constexpr const char* kQuantities[] = {
+          "position", "orientation", "linear_velocity", "angular_velocity", "force", "torque"};
       int q = 0;
       if constexpr (!IO::kReading)
         for (int i = 0; i < 6; ++i)
@@ -695,8 +696,8 @@ struct SnapshotCodec {
     for (const Manifold& m : w.manifolds_)
       if (!alive(m.a) || !alive(m.b)) return "a manifold names a body that is not alive";
     if (w.lastCenter_.size() > static_cast<size_t>(n) ||
-        w.lastRotation_.size() != w.lastCenter_.size() || w.motion_.size() > static_cast<size_t>(n) ||
-        w.islandOf_.size() > static_cast<size_t>(n))
+        w.lastRotation_.size() != w.lastCenter_.size() ||
+        w.motion_.size() > static_cast<size_t>(n) || w.islandOf_.size() > static_cast<size_t>(n))
       return "per-body arrays are longer than the bodies";
     JointSet& js = *w.joints_;
     js.live_ = 0;
@@ -764,7 +765,7 @@ struct SnapshotCodec {
     std::memcpy(&size, bytes.data() + 16, 8);
     std::memcpy(&sum, bytes.data() + 24, 8);
     if (version == 0 || version > kSnapshotVersion)
-      return failure("offset 8: expected version 1 to " + std::to_string(kSnapshotVersion) +
+      return failure("offset 8: expected a version from 1 to " + std::to_string(kSnapshotVersion) +
                      ", found " + std::to_string(version) +
                      (version > kSnapshotVersion ? " (written by a newer Tumble)" : ""));
     if (flags != 0) return failure("offset 12: expected flags 0, found " + std::to_string(flags));
@@ -801,7 +802,8 @@ struct SnapshotCodec {
         o.fail(at, "a setting", set.error());
     }
     if (o.ok())
-      if (Expected<void> valid = validate(settings); !valid) o.fail(o.pos, "valid settings", valid.error());
+      if (Expected<void> valid = validate(settings); !valid)
+        o.fail(o.pos, "valid settings", valid.error());
     if (!o.ok()) return failure(o.error);
     auto fresh = std::make_unique<World>(settings);
     o.context("shapes");
@@ -816,14 +818,17 @@ struct SnapshotCodec {
     ints(o, shapeOf, "body shape", -1, static_cast<int>(shapes.size()) - 1);
     world(o, *fresh);
     if (o.ok() && o.pos != payload.size())
-      o.fail(o.pos, "the end of the snapshot", std::to_string(payload.size() - o.pos) + " more bytes");
+      o.fail(o.pos, "the end of the snapshot",
+             std::to_string(payload.size() - o.pos) + " more bytes");
     if (!o.ok()) return failure(o.error);
     if (shapeOf.size() != fresh->bodies_.size())
       return failure("the body shapes and the body slots differ in number");
     if (std::string bad = check(*fresh, shapes, shapeOf); !bad.empty()) return failure(bad);
     std::string log = std::move(target.crosscheckLog_);
+    const uint64_t edits = target.edits_ + 1;
     target = std::move(*fresh);
     target.crosscheckLog_ = std::move(log);
+    target.edits_ = edits;
     ++target.queryEpoch_;
     return ok();
   }
@@ -835,7 +840,9 @@ uint64_t snapshotChecksum(std::span<const uint8_t> bytes) {
   return h;
 }
 
-std::vector<uint8_t> saveSnapshot(const World& world) { return SnapshotCodec::save(world); }
+std::vector<uint8_t> saveSnapshot(const World& world) {
+  return SnapshotCodec::save(world);
+}
 
 Expected<void> restoreSnapshot(World& world, std::span<const uint8_t> bytes) {
   return SnapshotCodec::restore(world, bytes);
@@ -843,8 +850,8 @@ Expected<void> restoreSnapshot(World& world, std::span<const uint8_t> bytes) {
 
 Expected<void> saveSnapshotFile(const World& world, const std::filesystem::path& path) {
   const std::vector<uint8_t> bytes = saveSnapshot(world);
-  return writeFileAtomic(path, std::string_view(reinterpret_cast<const char*>(bytes.data()),
-                                                bytes.size()));
+  return writeFileAtomic(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 Expected<void> restoreSnapshotFile(World& world, const std::filesystem::path& path) {
