@@ -18,6 +18,7 @@
 #include "sample_gjk_viewer.h"
 #include "tumble/shape_file.h"
 #include "tumble/world.h"
+#include "world_sample.h"
 
 namespace tumble::demo {
 namespace {
@@ -133,9 +134,9 @@ Expected<void> App::open() {
   renderer_ = std::make_unique<Renderer>();
   if (auto error = renderer_->init(paths_.shaders); !error) return error;
   debugView_ = std::make_unique<DebugView>(*renderer_);
-  context_ = std::make_unique<SampleContext>(
-      SampleContext{settings_, *renderer_, camera_, paths_.assets, shapeNames_, ui_.spawnShape,
-                    ui_.debug.sleep, options_.width, options_.height, ViewRegion{}});
+  context_ = std::make_unique<SampleContext>(SampleContext{
+      settings_, *renderer_, camera_, paths_.assets, shapeNames_, ui_.spawnShape, ui_.debug.sleep,
+      options_.width, options_.height, ViewRegion{}, 0, 0, &paused_});
   updateViewContext();
   if (auto shapes = loadShapeLibrary(paths_.assets / "shapes")) {
     for (const ShapeDef& s : *shapes) shapeNames_.push_back(s.name);
@@ -479,6 +480,16 @@ int App::run() {
   if (auto error = switchScene(start); !error) {
     std::fprintf(stderr, "tumble-demo: %s\n", error.error().c_str());
     return 2;
+  }
+  if (!options_.loadSnapshot.empty()) {
+    auto* sample = dynamic_cast<WorldSample*>(scene_.get());
+    const Expected<void> loaded =
+        sample ? sample->restoreSnapshot(*context_, options_.loadSnapshot)
+               : Expected<void>::failure("scene " + start + " has no world (choose a World scene)");
+    if (!loaded) {
+      std::fprintf(stderr, "tumble-demo: --load-snapshot %s\n", loaded.error().c_str());
+      return 2;
+    }
   }
 
   Uint64 last = SDL_GetPerformanceCounter();

@@ -16,6 +16,8 @@ std::span<const Control> controlsTable() {
       {"R", "restart the scene (the panel's settings are kept)"},
       {"P", "pause / resume"},
       {"O", "single step (pauses)"},
+      {",",
+       "one recorded step back (pauses; World scenes: the panel's Timeline rewinds and scrubs)"},
       {"V", "spawn a body of the chosen shape above the scene (World scenes)"},
       {"B",
        "shoot a body of the chosen shape, speed, mass and bullet flag from the camera (World "

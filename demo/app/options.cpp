@@ -31,6 +31,8 @@ std::string usage() {
          "  --paused            start with the simulation paused\n"
          "  --script FILE       replay timed UI actions (see README: 'Scripts')\n"
          "  --dump-state FILE   write the final settings and statistics as JSON on exit\n"
+         "  --load-snapshot FILE  restore a world snapshot (tumble/snapshot.h) into the first\n"
+         "                      scene (a World scene) and go on from it\n"
          "  --config-dir DIR    where imgui.ini and state.json are kept (default\n"
          "                      $TUMBLE_CONFIG_DIR, $XDG_CONFIG_HOME/tumble, ~/.config/tumble;\n"
          "                      headless runs use none unless this or TUMBLE_CONFIG_DIR is set)\n"
@@ -72,10 +74,14 @@ std::optional<Options> parseOptions(const std::vector<std::string>& args, std::s
       o.controlsMarkdown = true;
     } else if (a == "--paused") {
       o.paused = true;
-    } else if (a == "--script" || a == "--dump-state" || a == "--config-dir") {
+    } else if (a == "--script" || a == "--dump-state" || a == "--config-dir" ||
+               a == "--load-snapshot") {
       const std::string* v = value("a file name");
       if (!v) return std::nullopt;
-      (a == "--script" ? o.script : a == "--dump-state" ? o.dumpState : o.configDir) = *v;
+      (a == "--script"          ? o.script
+       : a == "--dump-state"    ? o.dumpState
+       : a == "--load-snapshot" ? o.loadSnapshot
+                                : o.configDir) = *v;
     } else if (a == "--scene") {
       const std::string* v = value("a scene name");
       if (!v) return std::nullopt;

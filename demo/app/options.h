@@ -18,10 +18,11 @@ struct Options {
   /// --viewer-pair FILE[:LINE]: a collide-format pair the `gjk` scene opens (the scene when
   /// --scene is not given); passed to the scene as $TUMBLE_VIEWER_PAIR (sample_gjk_viewer.h).
   std::string viewerPair;
-  std::string script;     ///< --script: timed UI actions (script.h); empty for none
-  std::string dumpState;  ///< --dump-state: JSON of settings and statistics at exit
-  std::string configDir;  ///< --config-dir: where imgui.ini and state.json live
-  bool paused = false;    ///< --paused: start with the simulation paused
+  std::string script;        ///< --script: timed UI actions (script.h); empty for none
+  std::string dumpState;     ///< --dump-state: JSON of settings and statistics at exit
+  std::string configDir;     ///< --config-dir: where imgui.ini and state.json live
+  std::string loadSnapshot;  ///< --load-snapshot: a snapshot restored into the first scene
+  bool paused = false;       ///< --paused: start with the simulation paused
   bool help = false;
   bool listScenes = false;
   bool controlsMarkdown = false;  ///< print README's controls table and quit

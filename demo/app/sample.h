@@ -41,6 +41,8 @@ struct SampleContext {
   /// actions): what the probe tool casts under.
   int mouseX = 0;
   int mouseY = 0;
+  /// The app's pause switch (a scene's timeline pauses it to show the past); may be null.
+  bool* paused = nullptr;
 };
 
 /// A ray from the camera through the mouse, in world space (metres).

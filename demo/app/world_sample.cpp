@@ -11,6 +11,7 @@
 #include "sample_compounds.h"
 #include "shape_mesh.h"
 #include "tumble/shape_file.h"
+#include "tumble/snapshot.h"
 
 namespace tumble::demo {
 namespace {
@@ -93,12 +94,15 @@ void WorldSample::step(SampleContext& ctx) {
   // The panel edits ctx.settings; the world validates and takes them (a change wakes bodies,
   // equal settings cost one comparison).
   Expected<void> done = world_->setSettings(ctx.settings);
+  std::vector<uint8_t> before;
+  if (done && checkDeterminism_) before = saveSnapshot(*world_);
   if (done) done = world_->step(ctx.settings.dt);
   if (done) recordEvents();
   if (auto error = done; !error) {
     stepError_ = error.error();
   } else {
     stepError_.clear();
+    afterStep(ctx, before);
   }
 }
 
@@ -179,6 +183,7 @@ void WorldSample::drawWorldPanel(SampleContext& ctx) {
   if (!stepError_.empty()) wrappedError(stepError_);
   if (!error_.empty()) wrappedError(error_);
   probe_.drawPanel();
+  drawTimeline(ctx);
 }
 
 bool WorldSample::onKey(SampleContext& ctx, int key) {
@@ -198,6 +203,12 @@ bool WorldSample::onKey(SampleContext& ctx, int key) {
       return true;
     case SDLK_m:
       probe_.cycleMode();
+      return true;
+    case SDLK_COMMA:
+      // One step back: the recorded step before the one shown (paused, so it stays).
+      if (!timeline_.empty() && world_->stepCount() > timeline_.firstStep())
+        if (auto error = seekTimeline(ctx, world_->stepCount() - 1); !error)
+          timelineMessage_ = error.error();
       return true;
     default:
       return false;

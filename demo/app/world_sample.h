@@ -15,6 +15,7 @@
 #include "probe_tool.h"
 #include "sample.h"
 #include "tumble/body.h"
+#include "tumble/timeline.h"
 #include "tumble/world.h"
 
 namespace tumble::demo {
@@ -54,13 +55,23 @@ class WorldSample : public Sample {
   void onMouseDrag(SampleContext& ctx, const Ray& ray) override;
   void onMouseUp(SampleContext& ctx) override;
   int bodyCount() const override { return world_ ? world_->bodyCount() : 0; }
-  /// {"probe": the probe tool's last results (ProbeTool::stateJson)}.
-  std::string stateJson() const override { return "{\"probe\": " + probe_.stateJson() + "}"; }
+  /// {"probe": the probe tool's last results (ProbeTool::stateJson), "step", "state_hash",
+  ///  "timeline": {"first", "last", "keyframes", "bytes"}, "determinism": {"checked", "failed"}}
+  /// (for --dump-state and the tests).
+  std::string stateJson() const override;
   World* world() override { return world_.get(); }
 
   /// The box the camera frames (m): the bodies' tight boxes as framedBounds() picks them (the
   /// moving bodies and the walls around them, not the ground).
   std::optional<Aabb> bounds() const;
+
+  /// Restores a snapshot file (tumble/snapshot.h) into the world: the timeline starts again from
+  /// it and the panel's settings become the snapshot's. On failure (the message names the file
+  /// and the offset) the world is as it was.
+  Expected<void> restoreSnapshot(SampleContext& ctx, const std::filesystem::path& file);
+  /// Puts the world back at a recorded step (world_timeline.cpp); pauses the app.
+  Expected<void> seekTimeline(SampleContext& ctx, int64_t step);
+  const Timeline& timeline() const { return timeline_; }
 
  protected:
   /// Makes the sample's World with its bodies. It may set ctx.settings (the app applies --set on
@@ -84,6 +95,12 @@ class WorldSample : public Sample {
   };
 
   void drawWorldPanel(SampleContext& ctx);
+  // The timeline (world_timeline.cpp): recorded after each step, with the determinism check
+  // (`before`: the snapshot before the step, empty when the check is off); its panel section.
+  void afterStep(SampleContext& ctx, const std::vector<uint8_t>& before);
+  void drawTimeline(SampleContext& ctx);
+  void releaseDrag();
+
   MeshId meshFor(SampleContext& ctx, const Shape& shape);
   const std::vector<ChildMesh>& childMeshes(SampleContext& ctx, const Shape& shape);
   Shape spawnShape(SampleContext& ctx);
@@ -143,6 +160,13 @@ class WorldSample : public Sample {
   bool hasSensors_ = false;
   bool showEvents_ = false;  // on at the start for a world with sensors or hit speeds
   ProbeTool probe_;
+  Timeline timeline_;
+  int timelineMb_ = 256;            // the panel's memory budget for the timeline
+  bool checkDeterminism_ = false;   // step twice from one snapshot and compare
+  int64_t determinismChecked_ = 0;  // steps checked so far
+  std::string determinismFailure_;  // the first step whose hashes differed
+  std::string snapshotPath_ = "tumble.tumblesnap";
+  std::string timelineMessage_;  // the last save, load or seek result
 };
 
 }  // namespace tumble::demo

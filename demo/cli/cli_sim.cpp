@@ -15,6 +15,8 @@
 #include "sim_churn.h"
 #include "tumble/atomic_file.h"
 #include "tumble/scene.h"
+#include "tumble/snapshot.h"
+#include "tumble/timeline.h"
 #include "tumble/world.h"
 
 namespace tumble::cli {
@@ -23,7 +25,8 @@ namespace {
 constexpr Positional kPositionals[] = {
     {.name = "SCENE",
      .help = "a scene file, or a name in assets/scenes such as pile, tower, pyramid,\n"
-             "incline, heap_boxes_500"},
+             "incline, heap_boxes_500 (not with --restore)",
+     .required = false},
 };
 
 constexpr Flag kFlags[] = {
@@ -52,6 +55,25 @@ constexpr Flag kFlags[] = {
              "(begin, end, hit, sensor_begin, sensor_end), a, b (body indices as in\n"
              "the scene file; a sensor event's a is the sensor); begin adds point and\n"
              "normal, hit adds point, normal and speed"},
+    {.name = "--save",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "write a snapshot of the world after the steps (README, \"Snapshots\")"},
+    {.name = "--restore",
+     .metavar = "FILE",
+     .kind = ValueKind::String,
+     .help = "start from a snapshot instead of a scene: the run continues bit for\n"
+             "bit (sim SCENE --steps N --save F, then sim --restore F --steps M,\n"
+             "ends with the state_hash of sim SCENE --steps N+M)"},
+    {.name = "--timeline-mb",
+     .metavar = "MB",
+     .kind = ValueKind::Integer,
+     .min = 1,
+     .max = 65536,
+     .help = "record the run in a Timeline of at most MB megabytes (the demo's\n"
+             "rewind) and report timeline {budget_mb, peak_mb, end_mb, first_step,\n"
+             "last_step, keyframes, seek_ok}: seek_ok says the oldest step still\n"
+             "held was reached again with its recorded hash"},
     {.name = "--crosscheck-log",
      .metavar = "FILE",
      .kind = ValueKind::String,
@@ -135,18 +157,53 @@ void writeEvents(std::ostream& out, long step, const World& w) {
 int runSim(Args args) {
   const auto parsed = parseArgs(kSpec, args);
   if (auto status = earlyExit(kSpec, parsed)) return *status;
-  const std::string& sceneArg = parsed->positionals[0];
+  const std::string sceneArg = parsed->positionals.empty() ? "" : parsed->positionals[0];
+  const std::string restorePath = parsed->value("--restore").value_or("");
+  const std::string savePath = parsed->value("--save").value_or("");
   const long steps = static_cast<long>(*parsed->integer("--steps"));
   const bool json = parsed->has("--json");
   const std::string dumpPath = parsed->value("--dump").value_or("");
   const std::string logPath = parsed->value("--crosscheck-log").value_or("");
   const std::string eventsPath = parsed->value("--events").value_or("");
   const std::optional<uint64_t> churnSeed = parsed->unsignedInteger("--churn");
+  const std::optional<int64_t> timelineMb = parsed->integer("--timeline-mb");
 
-  auto loaded = loadSceneWorld("sim", sceneArg, *parsed);
-  if (!loaded) return 2;
-  const Scene* scene = &loaded->scene;
-  World& w = *loaded->world;
+  if (sceneArg.empty() == restorePath.empty()) {
+    std::fprintf(stderr,
+                 "sim: give a SCENE or --restore FILE (one of them); see tumble-cli sim --help\n");
+    return 1;
+  }
+  if (!restorePath.empty() && churnSeed) {
+    std::fprintf(stderr,
+                 "sim: --churn needs a SCENE (it drops the scene's bodies), not --restore\n");
+    return 1;
+  }
+  std::optional<LoadedScene> loaded;
+  std::unique_ptr<World> restored;
+  std::string sceneName;
+  if (restorePath.empty()) {
+    loaded = loadSceneWorld("sim", sceneArg, *parsed);
+    if (!loaded) return 2;
+    sceneName = loaded->scene.name;
+  } else {
+    restored = std::make_unique<World>();
+    if (auto err = restoreSnapshotFile(*restored, restorePath); !err) {
+      std::fprintf(stderr, "sim: --restore %s\n", err.error().c_str());
+      return 2;
+    }
+    Settings settings = restored->settings();
+    if (auto err = applySettingFlags(*parsed, settings); !err) {
+      std::fprintf(stderr, "sim: %s\n", err.error().c_str());
+      return 2;
+    }
+    if (auto err = restored->setSettings(settings); !err) {
+      std::fprintf(stderr, "sim: %s\n", err.error().c_str());
+      return 2;
+    }
+    sceneName = restorePath;
+  }
+  World& w = loaded ? *loaded->world : *restored;
+  const Real dt = w.settings().dt;
   w.setCrossCheckLog(logPath);
   std::ofstream events;
   if (!eventsPath.empty()) {
@@ -158,6 +215,10 @@ int runSim(Args args) {
     }
   }
 
+  std::optional<Timeline> timeline;
+  if (timelineMb)
+    timeline.emplace(TimelineSettings{.budgetBytes = static_cast<size_t>(*timelineMb) << 20});
+  size_t timelinePeak = 0;
   const Energy e0 = w.energy();
   // Every step's time is kept (for the medians); the record is written through up front, so that
   // the resident memory per minute below shows the world's growth, not this record's.
@@ -166,23 +227,27 @@ int runSim(Args args) {
   Real broad = 0.0, narrow = 0.0, solve = 0.0, maxPen = 0.0;
   bool nan = false;
   std::optional<Churn> churn;
-  if (churnSeed) churn.emplace(*churnSeed, *scene);
+  if (churnSeed) churn.emplace(*churnSeed, loaded->scene);
   // Memory once the run has settled: after the first simulated minute, or a fifth of a shorter run.
-  const long earlyStep = std::min<long>(std::lround(60.0 / scene->settings.dt), steps / 5);
+  const long earlyStep = std::min<long>(std::lround(60.0 / dt), steps / 5);
   long earlyRss = 0;
   std::vector<long> rssPerMinute;  // resident memory after each simulated minute (KiB)
-  const long stepsPerMinute = std::max(1L, std::lround(60.0 / scene->settings.dt));
+  const long stepsPerMinute = std::max(1L, std::lround(60.0 / dt));
   for (long s = 0; s < steps; ++s) {
     if (churn)
       if (auto err = churn->apply(w, s); !err) {
         std::fprintf(stderr, "sim: %s\n", err.error().c_str());
         return 2;
       }
-    if (auto err = w.step(scene->settings.dt); !err) {
+    if (auto err = w.step(dt); !err) {
       std::fprintf(stderr, "sim: step %ld: %s\n", s, err.error().c_str());
       return 2;
     }
     if (events.is_open()) writeEvents(events, s, w);
+    if (timeline) {
+      timeline->record(w, dt);
+      timelinePeak = std::max(timelinePeak, timeline->bytes());
+    }
     const StepStats& st = w.stats();
     stepMs[done++] = st.stepMs;
     broad += st.broadphaseMs;
@@ -243,6 +308,11 @@ int runSim(Args args) {
       return 2;
     }
   }
+  if (!savePath.empty())
+    if (auto err = saveSnapshotFile(w, savePath); !err) {
+      std::fprintf(stderr, "sim: --save %s\n", err.error().c_str());
+      return 2;
+    }
   std::vector<Real> minuteMedians;  // median step time of each simulated minute
   for (size_t from = 0; churn && from + stepsPerMinute <= stepMs.size(); from += stepsPerMinute)
     minuteMedians.push_back(medianOf(stepMs, from, from + stepsPerMinute));
@@ -252,7 +322,7 @@ int runSim(Args args) {
 
   if (json) {
     nlohmann::json j;
-    j["scene"] = scene->name;
+    j["scene"] = sceneName;
     j["steps"] = static_cast<long>(stepMs.size());
     j["bodies"] = w.bodyCount();
     j["sleeping"] = sleeping;
@@ -275,6 +345,21 @@ int runSim(Args args) {
     for (const NonFiniteEvent& e : w.nonFiniteEvents())
       j["nonfinite"].push_back(
           {{"body", e.body.index}, {"step", e.step}, {"quantity", e.quantity}});
+    if (timeline) {
+      const Real mb = 1.0 / (1 << 20);
+      const size_t endBytes = timeline->bytes();
+      const int64_t firstStep = timeline->firstStep(), lastStep = timeline->lastStep();
+      const int keyframes = timeline->keyframeCount();
+      World scratch;
+      const bool seekOk = !timeline->empty() && timeline->seek(scratch, firstStep).ok();
+      j["timeline"] = {{"budget_mb", *timelineMb},
+                       {"peak_mb", static_cast<Real>(timelinePeak) * mb},
+                       {"end_mb", static_cast<Real>(endBytes) * mb},
+                       {"first_step", firstStep},
+                       {"last_step", lastStep},
+                       {"keyframes", keyframes},
+                       {"seek_ok", seekOk}};
+    }
     if (churn)
       j["churn"] = {
           {"seed", *churnSeed},
@@ -292,7 +377,7 @@ int runSim(Args args) {
         "%s: %ld steps, %d bodies, %d sleeping, max speed %.4g m/s, max penetration %.4g m,\n"
         "energy %.6g -> %.6g J, step median %.3f ms (max %.3f), pairs %d, contacts %d%s\n"
         "state hash %s\n",
-        scene->name.c_str(), static_cast<long>(stepMs.size()), w.bodyCount(), sleeping, maxSpeed,
+        sceneName.c_str(), static_cast<long>(stepMs.size()), w.bodyCount(), sleeping, maxSpeed,
         maxPen, e0.total(), e1.total(), median, worst, st.pairs, st.contacts,
         nan ? ", NON-FINITE STATE" : "", hash);
     if (churn)

@@ -35,14 +35,15 @@ else
   shift || true
 fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-all=(hull narrowphase scene collide chain_script chain_fold mesh_file)
+all=(hull narrowphase scene collide chain_script chain_fold mesh_file snapshot)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
 # Gate: executions per target (seed corpus included), chosen for 15 to 40 s each on the 2-core
 # Debian 12 CI machine (README, Fuzzing).
 declare -A gate_runs=([hull]=45000 [narrowphase]=400000 [scene]=8000 [collide]=150000
-                      [chain_script]=250000 [chain_fold]=120000 [mesh_file]=60000)
+                      [chain_script]=250000 [chain_fold]=120000 [mesh_file]=60000
+                      [snapshot]=150000)
 gate_seed=1
 # Without address space randomization: some branches compare addresses (libstdc++'s string
 # assignment asks whether the source lies inside the string), and under ASLR their coverage

@@ -81,6 +81,7 @@ class AabbTree {
   void forEachNode(Visit&& visit) const;
 
  private:
+  friend struct SnapshotCodec;  // snapshot.h: the tree is saved node for node
   struct Node {
     Aabb aabb;
     int parent = kNull;  ///< also the next free node when on the free list
@@ -200,6 +201,7 @@ class BroadPhase {
   const AabbTree& tree() const { return tree_; }
 
  private:
+  friend struct SnapshotCodec;
   AabbTree tree_;
   std::vector<int> moved_;
   std::vector<uint8_t> isMoved_;  // per proxy id

@@ -75,6 +75,7 @@ class ConvexHull {
   Real radius() const { return radius_; }
 
  private:
+  friend struct SnapshotCodec;  // snapshot.h: a hull is restored array for array
   std::vector<Vec3> vertices_;
   std::vector<HullFace> faces_;
   std::vector<HullEdge> edges_;

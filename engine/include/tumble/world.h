@@ -226,6 +226,8 @@ class World {
   void destroyDrag(DragId drag);
   /// True when `drag` names a drag that has not been destroyed (destroying its body destroys it).
   bool isAlive(DragId drag) const;
+  /// Live drag ids in slot order.
+  std::vector<DragId> dragIds() const;
 
   /// Creates a joint (tumble/joint.h). Fails, naming the field, on a body that is not alive, a
   /// body joined to itself, both bodies the static world, a zero axis, lower > upper, a
@@ -267,11 +269,21 @@ class World {
   /// Steps taken so far (dt = 0 steps are not counted).
   int64_t stepCount() const { return stepCount_; }
 
+  /// Calls that changed (or may have changed) the world other than step(): every public
+  /// non-const method but step, setCrossCheckLog and the queries counts one, whether or not its
+  /// id was alive (setSettings only when a value differs). A recorder (tumble/timeline.h) compares
+  /// it between steps to know whether the steps since its last keyframe can be replayed from it.
+  /// Not saved in snapshots; restoring one counts as an edit.
+  uint64_t editCount() const { return edits_; }
+
   /// Bodies removed because their state became non-finite (policy in nonfinite.h), oldest first.
   const std::vector<NonFiniteEvent>& nonFiniteEvents() const { return nonFinite_; }
 
  private:
   friend struct WorldInternals;  // engine-internal access for tests (dynamics/world_internals.h)
+  friend struct SnapshotCodec;   // snapshot.h: reads and writes every member
+  // Restoring a snapshot builds a fresh World and moves it in whole (world_snapshot.cpp).
+  World& operator=(World&&) noexcept;
   bool checkBody(BodyId id, const char* call) const;
   bool checkDrag(DragId id, const char* call) const;
   BodyView viewOf(int index) const;
@@ -337,6 +349,7 @@ class World {
   IslandScratch islandScratch_;
   StepStats stats_;
   int64_t stepCount_ = 0;
+  uint64_t edits_ = 0;  // editCount()
   uint64_t crosscheckCounter_ = 0;
   int64_t crosscheckChecked_ = 0;
   int64_t crosscheckDisagreed_ = 0;

@@ -80,6 +80,7 @@ class JointSet {
   void finish(std::vector<int>& broken);
 
  private:
+  friend struct SnapshotCodec;  // snapshot.h
   std::vector<Joint> joints_;
   std::vector<int> freeSlots_;
   std::vector<int> active_;  // joints prepared this step, index order

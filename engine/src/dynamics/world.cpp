@@ -70,9 +70,11 @@ World::~World() = default;
 Expected<void> World::setSettings(const Settings& settings) {
   if (Expected<void> valid = validate(settings); !valid) return valid;
   if (settingsEqualButDt(settings, settings_)) {
-    settings_ = settings;
+    if (settings.dt != settings_.dt) ++edits_;  // equal settings are no edit (the demo sets
+    settings_ = settings;                       // them before every step)
     return ok();
   }
+  ++edits_;
   const bool regrow = settings.broadphase.aabbMargin != settings_.broadphase.aabbMargin ||
                       settings.contact.speculativeMargin != settings_.contact.speculativeMargin;
   settings_ = settings;
@@ -109,6 +111,7 @@ Aabb World::bodyAabb(const Body& b) const {
 }
 
 Expected<BodyId> World::createBody(const BodyDef& def) {
+  ++edits_;
   Expected<Body> made = makeBody(def);
   if (!made) return Expected<BodyId>::failure(made.error());
   // A freed slot first (deterministic: the last one freed), so that a world with bodies added
@@ -137,6 +140,7 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
 }
 
 void World::destroyBody(BodyId id) {
+  ++edits_;
   if (!checkBody(id, "destroyBody")) return;
   eventsOnDestroy(id);
   // What rested on the body must not hang in the air asleep: wake its island (everything it
@@ -254,6 +258,7 @@ void World::wakeIsland(int island) {
 }
 
 void World::wake(BodyId id) {
+  ++edits_;
   if (!checkBody(id, "wake")) return;
   wakeBody(id.index);
 }
@@ -270,6 +275,7 @@ void World::wakeBody(int index) {
 }
 
 void World::setTransform(BodyId id, const Transform& xf) {
+  ++edits_;
   if (!checkBody(id, "setTransform")) return;
   Body& b = bodies_[id.index];
   b.rotation = xf.rotation / glm::length(xf.rotation);
@@ -284,6 +290,7 @@ void World::setTransform(BodyId id, const Transform& xf) {
 }
 
 void World::setLinearVelocity(BodyId id, const Vec3& v) {
+  ++edits_;
   if (!checkBody(id, "setLinearVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
   wakeBody(id.index);
@@ -291,6 +298,7 @@ void World::setLinearVelocity(BodyId id, const Vec3& v) {
 }
 
 void World::setAngularVelocity(BodyId id, const Vec3& w) {
+  ++edits_;
   if (!checkBody(id, "setAngularVelocity")) return;
   if (bodies_[id.index].type == BodyType::Static) return;
   wakeBody(id.index);
@@ -298,6 +306,7 @@ void World::setAngularVelocity(BodyId id, const Vec3& w) {
 }
 
 void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
+  ++edits_;
   if (!checkBody(id, "applyForce")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -307,6 +316,7 @@ void World::applyForce(BodyId id, const Vec3& force, const Vec3& point) {
 }
 
 void World::applyTorque(BodyId id, const Vec3& torque) {
+  ++edits_;
   if (!checkBody(id, "applyTorque")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -315,6 +325,7 @@ void World::applyTorque(BodyId id, const Vec3& torque) {
 }
 
 void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point) {
+  ++edits_;
   if (!checkBody(id, "applyLinearImpulse")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -324,6 +335,7 @@ void World::applyLinearImpulse(BodyId id, const Vec3& impulse, const Vec3& point
 }
 
 void World::moveKinematic(BodyId id, const Transform& target, Real dt) {
+  ++edits_;
   if (!checkBody(id, "moveKinematic")) return;
   Body& b = bodies_[id.index];
   const Real qn = glm::length(target.rotation);
@@ -356,6 +368,7 @@ void World::moveKinematic(BodyId id, const Transform& target, Real dt) {
 }
 
 Expected<void> World::setDamping(BodyId id, Real linear, Real angular) {
+  ++edits_;
   if (!checkBody(id, "setDamping")) return Expected<void>::failure("setDamping: body is not alive");
   if (!(std::isfinite(linear) && linear >= 0.0))
     return Expected<void>::failure("setDamping: linearDamping " + std::to_string(linear) +
@@ -373,6 +386,7 @@ Expected<void> World::setDamping(BodyId id, Real linear, Real angular) {
 }
 
 Expected<void> World::setGravityScale(BodyId id, Real scale) {
+  ++edits_;
   if (!checkBody(id, "setGravityScale"))
     return Expected<void>::failure("setGravityScale: body is not alive");
   if (!std::isfinite(scale))
@@ -387,6 +401,7 @@ Expected<void> World::setGravityScale(BodyId id, Real scale) {
 }
 
 void World::setLocks(BodyId id, const bool (&translation)[3], const bool (&rotation)[3]) {
+  ++edits_;
   if (!checkBody(id, "setLocks")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic()) return;
@@ -401,6 +416,7 @@ void World::setLocks(BodyId id, const bool (&translation)[3], const bool (&rotat
 }
 
 void World::setBullet(BodyId id, bool bullet) {
+  ++edits_;
   if (!checkBody(id, "setBullet")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic() || b.bullet == bullet) return;
@@ -409,6 +425,7 @@ void World::setBullet(BodyId id, bool bullet) {
 }
 
 void World::setUserData(BodyId id, uint64_t userData) {
+  ++edits_;
   if (!checkBody(id, "setUserData")) return;
   bodies_[id.index].userData = userData;
 }

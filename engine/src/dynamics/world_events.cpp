@@ -55,6 +55,7 @@ void World::countFlags(const Body& b, int sign) {
 }
 
 void World::setFilter(BodyId id, const BodyFilter& filter) {
+  ++edits_;
   if (!checkBody(id, "setFilter")) return;
   Body& b = bodies_[id.index];
   countFlags(b, -1);
@@ -71,6 +72,7 @@ void World::setFilter(BodyId id, const BodyFilter& filter) {
 }
 
 void World::setContactFilter(ContactFilter filter) {
+  ++edits_;
   contactFilter_ = std::move(filter);
 }
 

@@ -28,6 +28,7 @@ bool reportStaleJoint(JointId id, const char* call) {
 }  // namespace
 
 Expected<JointId> World::createJoint(const JointDef& def) {
+  ++edits_;
   Expected<JointId> id = joints_->create(def, bodies_);
   if (!id) return id;
   const Joint& j = joints_->joints()[id->index];
@@ -41,6 +42,7 @@ bool World::isAlive(JointId joint) const {
 }
 
 void World::destroyJoint(JointId id) {
+  ++edits_;
   if (!isAlive(id) && !reportStaleJoint(id, "destroyJoint")) return;
   const Joint& j = joints_->joints()[id.index];
   if (j.a >= 0) wakeBody(j.a);
@@ -78,6 +80,7 @@ bool hasAxial(JointType t) {
 }  // namespace
 
 Expected<void> World::setJointMotor(JointId id, const JointMotor& motor) {
+  ++edits_;
   if (!isAlive(id)) return Expected<void>::failure(staleMessage(id));
   Joint& j = joints_->joints()[id.index];
   if (!hasAxial(j.type))
@@ -93,6 +96,7 @@ Expected<void> World::setJointMotor(JointId id, const JointMotor& motor) {
 }
 
 Expected<void> World::setJointLimits(JointId id, const JointLimits& limits) {
+  ++edits_;
   if (!isAlive(id)) return Expected<void>::failure(staleMessage(id));
   Joint& j = joints_->joints()[id.index];
   if (j.type == JointType::Ball || j.type == JointType::Fixed)
@@ -115,6 +119,7 @@ Expected<void> World::setJointLimits(JointId id, const JointLimits& limits) {
 }
 
 Expected<void> World::setJointSpring(JointId id, const JointSpring& spring) {
+  ++edits_;
   if (!isAlive(id)) return Expected<void>::failure(staleMessage(id));
   Joint& j = joints_->joints()[id.index];
   if (!hasAxial(j.type) && j.type != JointType::Distance)

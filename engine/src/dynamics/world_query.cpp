@@ -147,6 +147,7 @@ std::vector<RayCastHit> World::castRayAll(const Vec3& origin, const Vec3& transl
 }
 
 Expected<DragId> World::createDrag(BodyId body, const Vec3& worldPoint, const DragDef& def) {
+  ++edits_;
   using E = Expected<DragId>;
   if (!isAlive(body)) return E::failure("createDrag: the body is not alive");
   const Body& b = bodies_[body.index];
@@ -182,7 +183,15 @@ bool World::isAlive(DragId drag) const {
          dragGenerations_[drag.index] == drag.generation;
 }
 
+std::vector<DragId> World::dragIds() const {
+  std::vector<DragId> ids;
+  for (size_t k = 0; k < drags_.size(); ++k)
+    if (drags_[k]) ids.push_back({static_cast<int>(k), dragGenerations_[k]});
+  return ids;
+}
+
 void World::setDragTarget(DragId drag, const Vec3& target) {
+  ++edits_;
   if (!checkDrag(drag, "setDragTarget")) return;
   if (!isFinite(target)) return;
   drags_[drag.index]->target = target;
@@ -190,6 +199,7 @@ void World::setDragTarget(DragId drag, const Vec3& target) {
 }
 
 void World::destroyDrag(DragId drag) {
+  ++edits_;
   if (!checkDrag(drag, "destroyDrag")) return;
   drags_[drag.index].reset();
   ++dragGenerations_[drag.index];

@@ -1,0 +1,36 @@
+# tumble-cli sim SCENE --steps N --save F, then sim --restore F --steps M: the state_hash equals
+# that of sim SCENE --steps N+M (snapshots continue bit for bit), and a truncated copy of F is
+# refused with exit status 2 and a message naming the offset. Run with -DCLI -DSCENE -DN -DM -DDIR.
+function(run_sim out)
+  execute_process(COMMAND ${CLI} sim ${ARGN} --json RESULT_VARIABLE rc OUTPUT_VARIABLE o
+                  ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "tumble-cli sim ${ARGN}: exit status ${rc}\n${e}")
+  endif()
+  string(REGEX MATCH "\"state_hash\": \"([0-9a-f]+)\"" m "${o}")
+  if(NOT CMAKE_MATCH_1)
+    message(FATAL_ERROR "tumble-cli sim ${ARGN}: no state_hash in\n${o}")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+file(MAKE_DIRECTORY ${DIR})
+set(snap ${DIR}/${SCENE}.tumblesnap)
+math(EXPR total "${N} + ${M}")
+run_sim(first ${SCENE} --steps ${N} --save ${snap})
+run_sim(continued --restore ${snap} --steps ${M})
+run_sim(straight ${SCENE} --steps ${total})
+message(STATUS "${SCENE}: ${N} steps ${first}; restored + ${M}: ${continued}; ${total} straight: ${straight}")
+if(NOT continued STREQUAL straight)
+  message(FATAL_ERROR "restored run ends at ${continued}, the straight run at ${straight}")
+endif()
+# A truncated snapshot: refused, exit 2, the offset named.
+execute_process(COMMAND ${CLI} sim --restore ${snap} --steps 1 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the snapshot itself is refused: ${rc}")
+endif()
+execute_process(COMMAND head -c 1000 ${snap} OUTPUT_FILE ${snap}.cut)
+execute_process(COMMAND ${CLI} sim --restore ${snap}.cut --steps 1 RESULT_VARIABLE rc
+                ERROR_VARIABLE e)
+if(NOT rc EQUAL 2 OR NOT e MATCHES "offset 16: .*truncated")
+  message(FATAL_ERROR "a truncated snapshot: exit status ${rc}, expected 2 naming the offset\n${e}")
+endif()
