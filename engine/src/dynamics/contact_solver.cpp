@@ -136,8 +136,15 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
 }
 
 // Not vectorised: GCC 12's -O3 vectoriser folds the round trip double -> float -> double below,
-// which turns every pulled velocity into its float (free flight would not stay double).
-__attribute__((optimize("no-tree-vectorize"))) void ContactSolver::pull(int i) {
+// which turns every pulled velocity into its float (free flight would not stay double). Clang
+// has no such attribute and keeps the round trip (tests/integration/compare_builds.sh compares
+// the two compilers' hashes).
+#if defined(__GNUC__) && !defined(__clang__)
+#define TUMBLE_NO_TREE_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
+#else
+#define TUMBLE_NO_TREE_VECTORIZE
+#endif
+TUMBLE_NO_TREE_VECTORIZE void ContactSolver::pull(int i) {
   SolverBody& sb = solverBodies_[i];
   const Lane* s = states_[i].s;
   for (int k = 0; k < 3; ++k) {

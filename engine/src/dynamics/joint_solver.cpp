@@ -21,7 +21,6 @@ namespace tumble {
 namespace {
 
 constexpr Real kJointDampingRatio = 2.0;  // Box2D v3's default joint damping ratio
-constexpr Real kPi = std::numbers::pi;
 
 // A scalar row: Cdot = vA.A.v + wA.A.w + vB.B.v + wB.B.w.
 struct Row {
