@@ -16,7 +16,7 @@
 namespace tumble::demo {
 namespace {
 
-constexpr Real kRayLength = 500.0;  // m, how far a mouse ray reaches
+constexpr Real kRayLength = 500.0;   // m, how far a mouse ray reaches
 constexpr Real kShotHitSpeed = 5.0;  // m/s: a shot body reports its hits above this (markers)
 constexpr std::array kPalette = {glm::vec3(0.86f, 0.45f, 0.26f), glm::vec3(0.30f, 0.66f, 0.45f),
                                  glm::vec3(0.35f, 0.52f, 0.86f), glm::vec3(0.85f, 0.75f, 0.30f),
@@ -54,10 +54,7 @@ void wrappedError(const std::string& text) {
 
 }  // namespace
 
-Expected<void> WorldSample::create(SampleContext& ctx) {
-  auto world = build(ctx);
-  if (!world) return Expected<void>::failure(world.error());
-  world_ = std::move(*world);
+void WorldSample::uploadMeshes(SampleContext& ctx) {
   for (const BodyId id : world_->bodyIds()) {
     const Shape shape = world_->body(id)->shape;
     if (shape.compound()) {
@@ -66,6 +63,13 @@ Expected<void> WorldSample::create(SampleContext& ctx) {
       meshFor(ctx, shape);
     }
   }
+}
+
+Expected<void> WorldSample::create(SampleContext& ctx) {
+  auto world = build(ctx);
+  if (!world) return Expected<void>::failure(world.error());
+  world_ = std::move(*world);
+  uploadMeshes(ctx);
   if (!dropTemplate_.shape) {
     for (const BodyId id : world_->bodyIds()) {
       const BodyView b = *world_->body(id);

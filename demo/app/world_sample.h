@@ -101,6 +101,8 @@ class WorldSample : public Sample {
   void drawTimeline(SampleContext& ctx);
   void releaseDrag();
 
+  // Uploads the meshes of every body's shape (once per geometry).
+  void uploadMeshes(SampleContext& ctx);
   MeshId meshFor(SampleContext& ctx, const Shape& shape);
   const std::vector<ChildMesh>& childMeshes(SampleContext& ctx, const Shape& shape);
   Shape spawnShape(SampleContext& ctx);

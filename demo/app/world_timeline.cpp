@@ -53,14 +53,7 @@ Expected<void> WorldSample::seekTimeline(SampleContext& ctx, int64_t step) {
 
 Expected<void> WorldSample::restoreSnapshot(SampleContext& ctx, const std::filesystem::path& file) {
   if (Expected<void> done = restoreSnapshotFile(*world_, file); !done) return done;
-  for (const BodyId id : world_->bodyIds()) {
-    const Shape shape = world_->body(id)->shape;
-    if (shape.compound()) {
-      childMeshes(ctx, shape);
-    } else {
-      meshFor(ctx, shape);
-    }
-  }
+  uploadMeshes(ctx);  // the snapshot's shapes are new geometry
   releaseDrag();
   ctx.settings = world_->settings();
   timeline_.clear();
