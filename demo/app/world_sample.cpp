@@ -164,6 +164,8 @@ void WorldSample::drawWorldPanel(SampleContext& ctx) {
               s.awakeBodies, s.bodies, s.islands);
   ImGui::Text("pairs %d  manifolds %d  contacts %d", s.pairs, s.manifolds, s.contacts);
   ImGui::Text("max penetration %.4f m  energy %.1f J", s.maxPenetration, world_->energy().total());
+  if (s.bodies == 0 && world_->bodyCount() > 0)  // a restored snapshot or a seek: not stepped yet
+    ImGui::TextDisabled("(the counts above come with the next step)");
   ImGui::TextDisabled("timings: statistics window (F2)");
   drawEventsPanel(ctx);
   if (dropTemplate_.shape) {
