@@ -4,10 +4,12 @@
 /// A snapshot holds everything a step reads: the settings, every body slot (live or free, with
 /// its generation), the shapes by content (shared geometry written once), the broad-phase tree
 /// as it is, the contact pairs and manifolds with their warm-start impulses and GJK caches, the
-/// sleep islands, joints with their impulses, drags, and the step count. A world restored from
+/// sleep islands, joints with their impulses, drags, body options, the sensors' overlaps and the
+/// pending events, and the step count. A world restored from
 /// the snapshot of another and stepped N times has exactly the state hash (World::stateHash) of
-/// the original stepped N times. Not saved: the cross-check log path (a setting of the process,
-/// kept by restore) and the statistics of the last step.
+/// the original stepped N times, and reports the same events. Not saved: the cross-check log path
+/// and the contact filter callback (things of the process, kept by restore) and the statistics of
+/// the last step.
 ///
 /// Format (version 1; all numbers little-endian, doubles as their IEEE-754 bits):
 ///   offset 0  8 bytes  magic "TUMBLESN"
