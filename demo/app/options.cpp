@@ -42,7 +42,8 @@ std::string usage() {
          "\n"
          "controls (F1 shows them all): left drag orbits or pulls a body, right drag pans, the\n"
          "wheel zooms, C resets the camera, R restarts, P pauses, O steps once, PageUp/PageDown\n"
-         "change scene, V spawns, B shoots, X blasts, F12 screenshot, F5 reloads the shaders, Esc quits.\n"
+         "change scene, V spawns, B shoots, X blasts, F12 screenshot, F5 reloads the shaders, Esc "
+         "quits.\n"
          "With no display (DISPLAY and WAYLAND_DISPLAY unset) and no --headless, the demo says "
          "so,\n"
          "renders the scene headless and writes a screenshot instead of opening a window.\n";

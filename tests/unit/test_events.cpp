@@ -196,10 +196,10 @@ TEST_CASE("the filter matrix: bodies touch iff both bit tests pass, groups overr
   };
   const uint64_t all = ~uint64_t{0};
   const Case cases[] = {
-      {{1, all, 0}, {1, all, 0}},  {{1, 2, 0}, {1, all, 0}}, {{1, all, 0}, {2, 2, 0}},
-      {{2, 1, 0}, {1, 2, 0}},      {{2, 4, 0}, {1, 2, 0}},   {{1, 0, 3}, {1, 0, 3}},
+      {{1, all, 0}, {1, all, 0}},   {{1, 2, 0}, {1, all, 0}},    {{1, all, 0}, {2, 2, 0}},
+      {{2, 1, 0}, {1, 2, 0}},       {{2, 4, 0}, {1, 2, 0}},      {{1, 0, 3}, {1, 0, 3}},
       {{1, all, -3}, {1, all, -3}}, {{1, all, -3}, {1, all, 3}}, {{1, 0, -2}, {1, 0, -3}},
-      {{4, 8, 0}, {8, 4, 0}},      {{1, all, 5}, {2, 1, 0}},
+      {{4, 8, 0}, {8, 4, 0}},       {{1, all, 5}, {2, 1, 0}},
   };
   int touched = 0, apart = 0;
   for (const Case& c : cases) {
@@ -218,8 +218,8 @@ TEST_CASE("the filter matrix: bodies touch iff both bit tests pass, groups overr
     Log log;
     stepN(w, 90, &log);
     const bool rule = ruleSaysCollide(c.a, c.b);
-    INFO("a {" << c.a.category << ", " << c.a.mask << ", " << c.a.group << "} b {"
-               << c.b.category << ", " << c.b.mask << ", " << c.b.group << "}");
+    INFO("a {" << c.a.category << ", " << c.a.mask << ", " << c.a.group << "} b {" << c.b.category
+               << ", " << c.b.mask << ", " << c.b.group << "}");
     CHECK((log.begins == 1) == rule);
     CHECK((w.body(id)->position.y > 0.4) == rule);  // resting on it, or fallen through
     (rule ? touched : apart)++;
@@ -262,8 +262,8 @@ TEST_CASE("a heap with random filters makes no manifold against the rule") {
           ++rejectedOverlaps;
     }
   }
-  CHECK(manifolds > 10000);        // plenty of contacts the rule allows
-  CHECK(rejectedOverlaps > 20);    // and bodies passing through others the rule keeps apart
+  CHECK(manifolds > 10000);      // plenty of contacts the rule allows
+  CHECK(rejectedOverlaps > 20);  // and bodies passing through others the rule keeps apart
 }
 
 TEST_CASE("setFilter drops a resting pair (end event) and the contact filter is asked in order") {
@@ -363,7 +363,9 @@ TEST_CASE("events are the same in two runs") {
     for (int i = 0; i < 300; ++i) {
       stepN(w, 1);
       const ContactEvents& c = w.contactEvents();
-      for (const auto& e : c.begin) trace.insert(trace.end(), {1.0 * e.a.index, 1.0 * e.b.index, e.point.x, e.point.y, e.normal.z});
+      for (const auto& e : c.begin)
+        trace.insert(trace.end(),
+                     {1.0 * e.a.index, 1.0 * e.b.index, e.point.x, e.point.y, e.normal.z});
       for (const auto& e : c.end) trace.insert(trace.end(), {2.0 * e.a.index, 2.0 * e.b.index});
       for (const auto& e : c.hit) trace.insert(trace.end(), {e.approachSpeed, e.point.z});
       for (const auto& e : w.sensorEvents().begin) trace.push_back(3.0 * e.visitor.index);

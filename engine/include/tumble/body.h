@@ -126,9 +126,9 @@ struct BodyView {
   bool bullet = false;                              ///< BodyDef::bullet
   bool awake = true;                                ///< false while asleep (static bodies: false)
   uint64_t userData = 0;
-  BodyFilter filter;                 ///< as given in BodyDef::filter or World::setFilter
-  bool isSensor = false;             ///< BodyDef::isSensor
-  Real hitEventSpeed = 0.0;          ///< m/s, BodyDef::hitEventSpeed
+  BodyFilter filter;         ///< as given in BodyDef::filter or World::setFilter
+  bool isSensor = false;     ///< BodyDef::isSensor
+  Real hitEventSpeed = 0.0;  ///< m/s, BodyDef::hitEventSpeed
 
   /// The shape's frame: x_world = rotation * x_local + position.
   Transform transform() const { return {position, rotation}; }

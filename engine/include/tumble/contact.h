@@ -84,7 +84,7 @@ struct ContactPair {
   bool overlapping = false;  ///< GJK's verdict for the shapes
   /// A manifold of the pair has a point with separation <= 0 (events.h, ContactBeginEvent)
   bool touching = false;
-  int manifold = -1;         ///< index into World::manifolds(), -1 when the pair has no points
+  int manifold = -1;  ///< index into World::manifolds(), -1 when the pair has no points
   /// Its manifolds are manifolds()[manifold .. manifold + manifoldCount): one for convex shapes,
   /// one per touching pair of children with a compound.
   int manifoldCount = 0;

@@ -35,9 +35,9 @@ struct ContactEndEvent {
 struct ContactHitEvent {
   BodyId a;
   BodyId b;
-  Vec3 point{0.0};            ///< m, world, before the step's solver moved the bodies
-  Vec3 normal{0.0};           ///< unit, from a towards b
-  Real approachSpeed = 0.0;   ///< m/s, > 0: the relative normal velocity before the solver
+  Vec3 point{0.0};           ///< m, world, before the step's solver moved the bodies
+  Vec3 normal{0.0};          ///< unit, from a towards b
+  Real approachSpeed = 0.0;  ///< m/s, > 0: the relative normal velocity before the solver
 };
 
 /// The contact events of the last step (World::contactEvents), each array sorted by (a, b).

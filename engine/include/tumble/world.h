@@ -15,8 +15,8 @@
 #include "tumble/contact.h"
 #include "tumble/debug_draw.h"
 #include "tumble/detail/body_state.h"
-#include "tumble/events.h"
 #include "tumble/detail/island_scratch.h"
+#include "tumble/events.h"
 #include "tumble/joint.h"
 #include "tumble/nonfinite.h"
 #include "tumble/query.h"
@@ -318,6 +318,8 @@ class World {
   void beginEvents();
   void endEvents();
   void eventsOnDestroy(BodyId id);
+  // Adds sign to the counts of live bodies with a filter, a sensor flag, a hit speed or the
+  // bullet flag (a step skips each feature's work while its count is 0).
   void countFlags(const Body& b, int sign);
   void drawJoints(DebugDraw& draw) const;
 

@@ -133,7 +133,6 @@ Expected<BodyId> World::createBody(const BodyDef& def) {
   boxes_[id.index] = bodyAabb(b).fattened(grow);
   b.proxy = broadPhase_.createProxy(boxes_[id.index], settings_.broadphase.aabbMargin, id.index);
   countFlags(b, +1);
-  if (b.bullet) ++bullets_;
   ++liveBodies_;
   ++queryEpoch_;
   return id;
@@ -156,7 +155,6 @@ void World::destroyBody(BodyId id) {
   for (size_t k = 0; k < drags_.size(); ++k)
     if (drags_[k] && drags_[k]->body == id.index) drags_[k].reset(), ++dragGenerations_[k];
   destroyJointsOf(id.index);
-  if (b.bullet) --bullets_;
   const uint32_t generation = b.generation + 1;
   b = Body{};
   b.generation = generation;
@@ -420,8 +418,9 @@ void World::setBullet(BodyId id, bool bullet) {
   if (!checkBody(id, "setBullet")) return;
   Body& b = bodies_[id.index];
   if (!b.isDynamic() || b.bullet == bullet) return;
+  countFlags(b, -1);
   b.bullet = bullet;
-  bullets_ += bullet ? 1 : -1;
+  countFlags(b, +1);
 }
 
 void World::setUserData(BodyId id, uint64_t userData) {

@@ -52,6 +52,7 @@ void World::countFlags(const Body& b, int sign) {
   if (!(b.filter == BodyFilter{})) filteredBodies_ += sign;
   if (b.isSensor) sensorBodies_ += sign;
   if (b.hitEventSpeed < std::numeric_limits<Real>::infinity()) hitBodies_ += sign;
+  if (b.bullet) bullets_ += sign;
 }
 
 void World::setFilter(BodyId id, const BodyFilter& filter) {

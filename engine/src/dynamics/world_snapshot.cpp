@@ -705,10 +705,7 @@ struct SnapshotCodec {
     // What the step counts of its bodies (events and options), from the bodies.
     w.filteredBodies_ = w.sensorBodies_ = w.hitBodies_ = w.bullets_ = 0;
     for (const Body& b : w.bodies_)
-      if (b.alive) {
-        w.countFlags(b, +1);
-        if (b.bullet) ++w.bullets_;
-      }
+      if (b.alive) w.countFlags(b, +1);
     for (const SensorEvent& e : w.sensorOverlaps_)
       if (!alive(e.sensor) || !alive(e.visitor))
         return "a sensor overlap names a body that is not alive";

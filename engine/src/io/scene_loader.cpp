@@ -686,10 +686,28 @@ void readBodyOptions(const Json& b, const std::string& path, BodyDef& def) {
 BodyDef readBody(const Json& b, const std::string& path, ShapeCache& shapes) {
   object(b, path);
   checkKeys(b, path,
-            {"shape", "scale", "position", "orientation", "linear_velocity", "angular_velocity",
-             "type", "static", "density", "mass", "friction", "restitution", "rolling_resistance",
-             "filter", "sensor", "hit_event_speed", "name", "linear_damping", "angular_damping",
-             "gravity_scale", "lock", "bullet"});
+            {"shape",
+             "scale",
+             "position",
+             "orientation",
+             "linear_velocity",
+             "angular_velocity",
+             "type",
+             "static",
+             "density",
+             "mass",
+             "friction",
+             "restitution",
+             "rolling_resistance",
+             "filter",
+             "sensor",
+             "hit_event_speed",
+             "name",
+             "linear_damping",
+             "angular_damping",
+             "gravity_scale",
+             "lock",
+             "bullet"});
   if (!b.contains("shape")) fail(path + ".shape", "missing (a shape name, " + shapeForms() + ")");
   BodyDef def;
   const Vec3 s = b.contains("scale") ? scale(b["scale"], path + ".scale") : Vec3(1.0);

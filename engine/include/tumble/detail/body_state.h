@@ -44,7 +44,7 @@ struct Body {
   // In the padding after `awake`: the body keeps its 624 bytes (the step walks every body).
   bool isSensor = false;
   float hitEventSpeed = 0.0f;  ///< m/s; +infinity: no hit events
-  Real sleepTime = 0.0;  ///< s spent under the sleep thresholds
+  Real sleepTime = 0.0;        ///< s spent under the sleep thresholds
   /// While asleep: the sleeping island, named by its lowest body index (its first member);
   /// -1 when awake. The members are linked in index order through sleepNext (-1 ends the list).
   int sleepIsland = -1;
