@@ -112,6 +112,7 @@ void runExtreme(const std::string& key, bool low) {
 
 TUMBLE_EXTREME_CASE("gravity")
 TUMBLE_EXTREME_CASE("dt")
+TUMBLE_EXTREME_CASE("threads")
 TUMBLE_EXTREME_CASE("solver.substeps")
 TUMBLE_EXTREME_CASE("solver.velocity_iterations")
 TUMBLE_EXTREME_CASE("solver.position_iterations")
@@ -143,6 +144,7 @@ TUMBLE_EXTREME_CASE("chain.max_substeps")
 TEST_CASE("the extreme sweep names every settings key", "[extreme]") {
   std::set<std::string> listed = {"gravity",
                                   "dt",
+                                  "threads",
                                   "solver.substeps",
                                   "solver.velocity_iterations",
                                   "solver.position_iterations",

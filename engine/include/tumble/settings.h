@@ -20,6 +20,9 @@ struct Settings {
   /// s, [1e-5, 0.1]: the fixed step of scene files, tumble-cli and the demo. World::step takes
   /// its own dt (a game's frame time), so the World itself does not read this value.
   Real dt = 1.0 / 60.0;
+  /// Worker threads of a step, [0, 64]: 1 steps on the calling thread alone, 0 takes the
+  /// hardware's count. The result is the same bits at any count (tumble/task.h).
+  int threads = 1;
 
   struct Solver {
     int substeps = 4;            ///< [1, 64]; collision runs once per step

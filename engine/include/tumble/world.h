@@ -23,6 +23,7 @@
 #include "tumble/result.h"
 #include "tumble/settings.h"
 #include "tumble/stats.h"
+#include "tumble/task.h"
 
 namespace tumble {
 
@@ -89,6 +90,10 @@ class World {
   Expected<void> setSettings(const Settings& settings);
   /// Sets one key from its text form (settings.h setSetting), as setSettings does.
   Expected<void> setSetting(std::string_view key, std::string_view value);
+  /// Plugs a game's task system (tumble/task.h) in place of the World's own pool of `threads`
+  /// workers; nullptr goes back to the pool. Not owned: it must outlive its use by this World.
+  /// The result of a step does not depend on it. Kept when a snapshot is restored.
+  void setTaskSystem(TaskSystem* tasks) { externalTasks_ = tasks; }
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],
@@ -292,6 +297,9 @@ class World {
   bool rayBody(int index, const RayInput& ray, RayCastHit& hit) const;
   std::vector<BodyId> overlapCore(const SupportShape& core, const Transform& xf, Real radius,
                                   const Aabb& box, const QueryFilter& filter) const;
+  // The plugged task system, else the pool of settings_.threads workers (made when first
+  // needed and again when the setting changes); null when the step runs on one thread.
+  TaskSystem* taskSystem();
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
   void collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair, Real speculative,
@@ -324,6 +332,8 @@ class World {
   void drawJoints(DebugDraw& draw) const;
 
   Settings settings_;
+  TaskSystem* externalTasks_ = nullptr;
+  std::unique_ptr<ThreadPool> pool_;
   std::vector<Body> bodies_;
   std::vector<Aabb> boxes_;  // per body: tight box grown by half the speculative margin and reach
   std::vector<int> freeSlots_;  ///< slots of destroyed bodies, reused last-freed first

@@ -22,6 +22,10 @@ const std::array kTable = {
                 "fixed time step of scene files, tumble-cli and the demo (a game passes its own to "
                 "World::step)",
                 1e-5, 0.1, TUMBLE_REAL(dt)},
+    SettingInfo{"threads", K::Integer, "",
+                "worker threads of a step (1: the calling thread only, 0: every core); the same "
+                "result at any count",
+                0, 64, TUMBLE_INT(threads)},
     SettingInfo{"solver.substeps", K::Integer, "",
                 "solver substeps per step (collision runs once per step)", 1, 64,
                 TUMBLE_INT(solver.substeps)},

@@ -38,7 +38,8 @@ bool reportStale(const char* kind, const char* call, int index, uint32_t generat
 // table's text forms (exact for every kind of value), once per setSettings call.
 bool settingsEqualButDt(const Settings& a, const Settings& b) {
   for (const SettingInfo& info : settingsTable())
-    if (info.key != "dt" && settingValue(a, info) != settingValue(b, info)) return false;
+    if (info.key != "dt" && info.key != "threads" && settingValue(a, info) != settingValue(b, info))
+      return false;
   return true;
 }
 
@@ -90,6 +91,17 @@ Expected<void> World::setSettings(const Settings& settings) {
   }
   ++queryEpoch_;
   return ok();
+}
+
+TaskSystem* World::taskSystem() {
+  if (externalTasks_) return externalTasks_;
+  const int threads = settings_.threads == 0 ? hardwareThreads() : settings_.threads;
+  if (threads <= 1) {
+    pool_.reset();
+    return nullptr;
+  }
+  if (!pool_ || pool_->workerCount() != threads) pool_ = std::make_unique<ThreadPool>(threads);
+  return pool_.get();
 }
 
 Expected<void> World::setSetting(std::string_view key, std::string_view value) {

@@ -872,9 +872,17 @@ struct SnapshotCodec {
     std::string log = std::move(target.crosscheckLog_);
     ContactFilter filter = std::move(target.contactFilter_);
     const uint64_t edits = target.edits_ + 1;
+    // The threads are the machine's, not the world's: a restored world keeps the target's count,
+    // its pool and a plugged task system (the result is the same bits at any count).
+    const int threads = target.settings_.threads;
+    TaskSystem* external = target.externalTasks_;
+    std::unique_ptr<ThreadPool> pool = std::move(target.pool_);
     target = std::move(*fresh);
     target.crosscheckLog_ = std::move(log);
     target.contactFilter_ = std::move(filter);
+    target.settings_.threads = threads;
+    target.externalTasks_ = external;
+    target.pool_ = std::move(pool);
     target.edits_ = edits;
     ++target.queryEpoch_;
     return ok();
