@@ -28,6 +28,7 @@
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
 #include "dynamics/joint_solver.h"
+#include "tumble/task.h"
 
 namespace tumble {
 
@@ -84,16 +85,17 @@ inline __attribute__((always_inline)) WideBody gather(const BodyState* states, c
   return r;
 }
 
-// Writes the velocities back (quarters 0 and 1, with dp.x and dp.y as gathered); the immovable
-// body 0 is never written.
+// Writes the velocities back (quarters 0 and 1, with dp.x and dp.y as gathered) to the lanes of
+// `write` (WideContact::writeA, writeB): the immovable body 0 and kinematic bodies are never
+// written (their velocities do not change, and other rows of the colour read them meanwhile).
 inline __attribute__((always_inline)) void scatter(BodyState* states, const int* index,
-                                                   const WideBody& r) {
+                                                   unsigned write, const WideBody& r) {
   Wide q0[kLanes] = {r.v.x, r.v.y, r.v.z, r.w.x};
   Wide q1[kLanes] = {r.w.y, r.w.z, r.dp.x, r.dp.y};
   transpose(q0[0], q0[1], q0[2], q0[3]);
   transpose(q1[0], q1[1], q1[2], q1[3]);
   for (int l = 0; l < kLanes; ++l) {
-    if (index[l] == 0) continue;
+    if (!(write & (1u << l))) continue;
     std::memcpy(states[index[l]].s, &q0[l], sizeof(Wide));
     std::memcpy(states[index[l]].s + 4, &q1[l], sizeof(Wide));
   }
@@ -110,13 +112,56 @@ Softness makeSoftness(Real hertz, Real zeta, Real h) {
   return {omega / a1, a2 * a3, a3};
 }
 
+// Grain of the parallel loops: bodies and rows per chunk at least (a chunk of fewer costs more to
+// hand out than to run; a loop of fewer than two chunks runs on the calling thread), and chunks
+// per worker at most (a few, so a worker that joins late still finds work).
+constexpr int kBodyGrain = 64;
+constexpr int kRowGrain = 16;
+constexpr int kChunksPerWorker = 4;
+
+template <class F>
+void ContactSolver::forEach(int begin, int end, int minGrain, F&& f) {
+  const int count = end - begin;
+  if (!tasks_ || count < 2 * minGrain) {
+    for (int i = begin; i < end; ++i) f(i);
+    return;
+  }
+  // Any partition gives the same bits (each index writes only its own memory): the grain may
+  // follow the worker count.
+  const int chunks = tasks_->workerCount() * kChunksPerWorker;
+  const int grain = std::max(minGrain, (count + chunks - 1) / chunks);
+  parallelFor(tasks_, count, grain, [&](int first, int last, int) {
+    for (int i = begin + first; i < begin + last; ++i) f(i);
+  });
+}
+
+template <class F>
+void ContactSolver::rowPass(F&& f) {
+  if (!tasks_) {
+    for (WideContact& c : rows_) f(c);
+    return;
+  }
+  // The overflow's rows may share bodies: one by one, before the colours, as serially. A colour's
+  // rows share no moving body: in parallel, the loop's end the barrier before the next colour.
+  for (int r = 0; r < colorRows_.front(); ++r) f(rows_[r]);
+  for (size_t color = 0; color + 1 < colorRows_.size(); ++color)
+    forEach(colorRows_[color], colorRows_[color + 1], kRowGrain, [&](int r) { f(rows_[r]); });
+}
+
 void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
   solverBodies_.assign(1, SolverBody{});
   bodyToSolver_.assign(bodies.size(), 0);
   for (int i = 0; i < static_cast<int>(bodies.size()); ++i) {
     const Body& b = bodies[i];
     if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
-    SolverBody& sb = solverBodies_.emplace_back();
+    bodyToSolver_[i] = static_cast<int>(solverBodies_.size());
+    solverBodies_.emplace_back().body = i;
+  }
+  states_.resize(solverBodies_.size());
+  push(0);
+  forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int si) {
+    SolverBody& sb = solverBodies_[si];
+    const Body& b = bodies[sb.body];
     sb.v = b.linearVelocity;
     sb.w = b.angularVelocity;
     sb.rotation = glm::mat3_cast(b.rotation);
@@ -128,11 +173,8 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
         sb.linearFree = b.linearFree;
       }
     }
-    sb.body = i;
-    bodyToSolver_[i] = static_cast<int>(solverBodies_.size()) - 1;
-  }
-  states_.resize(solverBodies_.size());
-  for (int i = 0; i < static_cast<int>(solverBodies_.size()); ++i) push(i);
+    push(si);
+  });
 }
 
 // Not vectorised: GCC 12's -O3 vectoriser folds the round trip double -> float -> double below,
@@ -176,6 +218,8 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   const SolverBody& sb = solverBodies_[ib];
   c.a[l] = ia;
   c.b[l] = ib;
+  if (sa.invMass > 0.0) c.writeA = static_cast<uint8_t>(c.writeA | (1u << l));
+  if (sb.invMass > 0.0) c.writeB = static_cast<uint8_t>(c.writeB | (1u << l));
   c.manifold[l] = mi;
   c.invMassA[l] = sa.invMass;
   c.invMassB[l] = sb.invMass;
@@ -335,6 +379,8 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // constraint's slot (row * kLanes + lane) is laid out first; the lanes are then filled in
   // manifold order, so the manifolds are read front to back.
   rows_.clear();
+  rowMembers_.clear();
+  colorRows_.clear();
   slot_.resize(constraintManifold_.size());
   auto addRow = [&](const int* members, int count) {
     WideContact& c = rows_.emplace_back();
@@ -342,6 +388,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       c.a[l] = c.b[l] = 0, c.manifold[l] = -1, c.radiusA[l] = c.radiusB[l] = 0.0;
     c.lanes = count;
     const int row = static_cast<int>(rows_.size()) - 1;
+    for (int l = 0; l < kLanes; ++l) rowMembers_.push_back(l < count ? members[l] : -1);
     for (int l = 0; l < count; ++l) slot_[members[l]] = row * kLanes + l;
   };
   for (int ci : graph_.overflow()) addRow(&ci, 1);
@@ -349,6 +396,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // sort, so the order is a function of the manifolds): a row runs as many point iterations as
   // its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
   for (int color = 0; color < graph_.colorCount(); ++color) {
+    colorRows_.push_back(static_cast<int>(rows_.size()));
     const std::vector<int>& members = graph_.color(color);
     // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
     auto group = [&](int ci) {
@@ -362,6 +410,22 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     for (size_t i = 0; i < sorted_.size(); i += kLanes)
       addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
+  colorRows_.push_back(static_cast<int>(rows_.size()));
+  auto pack = [&](int ci) {
+    const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
+                       solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
+    packLane(rows_[slot_[ci] / kLanes], slot_[ci] % kLanes, constraintManifold_[ci], bodies,
+             manifolds, stiff ? hard : soft);
+  };
+  if (tasks_) {
+    // In parallel by row (a row's lanes share its flags and point count); a lane's values do not
+    // depend on the order the lanes are packed in.
+    forEach(0, static_cast<int>(rows_.size()), kRowGrain, [&](int r) {
+      for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l)
+        pack(rowMembers_[r * kLanes + l]);
+    });
+    return;
+  }
   for (int ci = 0; ci < constraintCount_; ++ci) {
     // The manifolds are read in order, 656 bytes each: fetch the one four constraints ahead
     // (1-2% of the solver's time in the 2000-box heap).
@@ -369,18 +433,15 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       const char* ahead = reinterpret_cast<const char*>(&manifolds[constraintManifold_[ci + 4]]);
       for (size_t at = 0; at < sizeof(Manifold); at += 64) __builtin_prefetch(ahead + at);
     }
-    const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
-                       solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-    packLane(rows_[slot_[ci] / kLanes], slot_[ci] % kLanes, constraintManifold_[ci], bodies,
-             manifolds, stiff ? hard : soft);
+    pack(ci);
   }
 }
 
 void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,
                                         Real h) {
-  for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
+  forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int i) {
     SolverBody& sb = solverBodies_[i];
-    if (sb.invMass == 0.0) continue;  // kinematic: no row changes it (zero inverse mass)
+    if (sb.invMass == 0.0) return;  // kinematic: no row changes it (zero inverse mass)
     pull(i);
     const Body& b = bodies[sb.body];
     if (b.hasOptions) {
@@ -397,11 +458,11 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
       sb.w += h * (sb.invI * b.torque);
     }
     push(i);
-  }
+  });
 }
 
 void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
-  for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
+  forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int i) {
     SolverBody& sb = solverBodies_[i];
     // A kinematic body's velocities are its own (no row changes them: zero inverse mass and
     // inertia), and stay double: a pull would round them through the lanes (moveKinematic's
@@ -414,7 +475,7 @@ void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
     sb.dp += dx;
     sb.dq = rotateBy(sb.dq, dtheta);
     push(i);
-  }
+  });
 }
 
 void ContactSolver::warmStart(WideContact& c) {
@@ -440,8 +501,8 @@ void ContactSolver::warmStart(WideContact& c) {
   A.w = A.w - c.invIA * angularA;
   B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
   B.w = B.w + c.invIB * angularB;
-  scatter(states_.data(), c.a, A);
-  scatter(states_.data(), c.b, B);
+  scatter(states_.data(), c.a, c.writeA, A);
+  scatter(states_.data(), c.b, c.writeB, B);
 }
 
 template <bool useBias, bool friction>
@@ -533,8 +594,8 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       B.w = B.w + c.invIB * cross(c.centerB, P);
     }
   }
-  scatter(states_.data(), c.a, A);
-  scatter(states_.data(), c.b, B);
+  scatter(states_.data(), c.a, c.writeA, A);
+  scatter(states_.data(), c.b, c.writeB, B);
 }
 
 void ContactSolver::restitution(WideContact& c) {
@@ -557,14 +618,15 @@ void ContactSolver::restitution(WideContact& c) {
     B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
     B.w = B.w + c.invIB * cross(p.rB, P);
   }
-  scatter(states_.data(), c.a, A);
-  scatter(states_.data(), c.b, B);
+  scatter(states_.data(), c.a, c.writeA, A);
+  scatter(states_.data(), c.b, c.writeB, B);
 }
 
 // The manifolds keep impulses per step (what a resting point carries over the whole step, as a
 // user reads them); the rows work per substep.
 void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
-  for (const WideContact& c : rows_)
+  forEach(0, static_cast<int>(rows_.size()), kRowGrain, [&](int r) {
+    const WideContact& c = rows_[r];
     for (int l = 0; l < c.lanes; ++l) {
       Manifold& m = manifolds[c.manifold[l]];
       m.frictionImpulse[0] = substeps * c.frictionImpulse[0][l];
@@ -577,6 +639,7 @@ void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
       for (int k = 0; k < m.pointCount; ++k)
         m.points[k].normalImpulse = substeps * c.p[k].normalImpulse[l];
     }
+  });
 }
 
 template <class Pass>
@@ -593,7 +656,8 @@ void ContactSolver::jointPass(JointSet& joints, Pass&& pass) {
 
 void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
                          std::vector<DragConstraint*>& drags, const Settings& s, Real dt,
-                         JointSet* joints) {
+                         JointSet* joints, TaskSystem* tasks) {
+  tasks_ = tasks && tasks->workerCount() > 1 ? tasks : nullptr;
   const int substeps = s.solver.substeps;
   const Real h = dt / substeps;
   invH_ = 1.0 / h;
@@ -617,8 +681,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     }
     if (joints && warmStarting_)
       jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
-    if (warmStarting_)
-      for (WideContact& c : rows_) warmStart(c);
+    if (warmStarting_) rowPass([&](WideContact& c) { warmStart(c); });
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
@@ -630,29 +693,30 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         }
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
       if (relax == 0) {
-        for (WideContact& c : rows_) solve<true, true>(c, reverse);
+        rowPass([&](WideContact& c) { solve<true, true>(c, reverse); });
       } else {
-        for (WideContact& c : rows_) solve<true, false>(c, reverse);
+        rowPass([&](WideContact& c) { solve<true, false>(c, reverse); });
       }
       reverse = !reverse;
     }
     integratePositions(bodies, h);
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
-      for (WideContact& c : rows_) solve<false, true>(c, reverse);
+      rowPass([&](WideContact& c) { solve<false, true>(c, reverse); });
       reverse = !reverse;
     }
   }
-  for (WideContact& c : rows_) restitution(c);
+  rowPass([&](WideContact& c) { restitution(c); });
   store(manifolds, static_cast<Real>(substeps));
-  for (int i = 1; i < static_cast<int>(solverBodies_.size()); ++i) {
+  forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int i) {
     pull(i);
     const SolverBody& sb = solverBodies_[i];
     Body& b = bodies[sb.body];
-    if (!b.isDynamic()) continue;
+    if (!b.isDynamic()) return;
     b.linearVelocity = sb.v;
     b.angularVelocity = sb.w;
-  }
+  });
+  tasks_ = nullptr;
 }
 
 }  // namespace tumble

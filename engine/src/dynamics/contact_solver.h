@@ -10,6 +10,14 @@
 // advances four constraints, and a colour could be split across threads. Rows are generic: a
 // joint will be one more row kind in the same colours. Rows gather body velocities and motion from
 // an array of float body states (BodyState) and scatter the velocities back.
+//
+// Threads (issue 18). With a task system the step runs its loops in parallel over fixed ranges:
+// the bodies (preparation, velocity and position integration, the final velocities), the rows
+// (packing, storing the impulses), and per colour the rows of that colour (warm start, solve,
+// relax, restitution), one parallel loop per colour with the overflow rows serial before the
+// first. Every index writes only its own memory (a body, a row, a manifold; a colour's rows share
+// no moving body, and no row writes an unmoving one), so the result is the serial result, bit
+// for bit, at any thread count and any partition. Joints and drags stay serial between the loops.
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +31,7 @@ namespace tumble {
 
 struct DragConstraint;
 class JointSet;
+class TaskSystem;
 
 /// Velocity state of one body during a step. Index 0 is the shared immovable body (static and
 /// sleeping bodies, and the empty lanes of a row).
@@ -59,10 +68,11 @@ class ContactSolver {
  public:
   /// Advances every awake body by dt in s.solver.substeps substeps under the manifolds' contacts
   /// (those that touch an awake dynamic body) and the drags; stores the impulses back into the
-  /// manifolds for the next step's warm start.
+  /// manifolds for the next step's warm start. With `tasks` (null: serial) the body and row loops
+  /// run in parallel on it, with the same result bit for bit (see the header comment).
   void step(std::vector<Body>& bodies, std::vector<Manifold>& manifolds,
             std::vector<DragConstraint*>& drags, const Settings& s, Real dt,
-            JointSet* joints = nullptr);
+            JointSet* joints = nullptr, TaskSystem* tasks = nullptr);
 
   int constraintCount() const { return constraintCount_; }
   int colorCount() const { return graph_.colorCount(); }
@@ -84,6 +94,9 @@ class ContactSolver {
     int manifold[wide::kLanes];            ///< -1 in an empty lane
     int lanes = 0;
     int points = 0;  ///< most points of any lane
+    /// Per lane (bit l): the row writes body a (b) back. Only moving bodies are written: the
+    /// immovable body 0 and kinematic bodies are read by many rows of a colour at once.
+    uint8_t writeA = 0, writeB = 0;
     wide::Wide invMassA, invMassB;
     wide::Sym invIA, invIB;
     wide::Vec normal, t1, t2;
@@ -136,6 +149,13 @@ class ContactSolver {
   void solve(WideContact& c, bool reverse);
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
+  // Runs f(i) for i in [begin, end): in parallel on tasks_ when there are at least 2 * minGrain,
+  // else serially.
+  template <class F>
+  void forEach(int begin, int end, int minGrain, F&& f);
+  // Runs f on every row: the overflow rows one by one, then each colour's rows (in parallel).
+  template <class F>
+  void rowPass(F&& f);
 
   std::vector<SolverBody> solverBodies_;
   std::vector<BodyState> states_;  ///< per solver body: what the rows gather and scatter
@@ -147,6 +167,9 @@ class ContactSolver {
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
   std::vector<WideContact> rows_;
+  std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
+  std::vector<int> rowMembers_;  ///< per row and lane: the constraint, -1 in an empty lane
+  TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
   int constraintCount_ = 0;
   Real invH_ = 0.0;
   int substeps_ = 1;

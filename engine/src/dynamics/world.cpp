@@ -478,7 +478,8 @@ Expected<void> World::step(Real dt) {
     for (size_t i = 0; i < bodies_.size(); ++i)
       if (bodies_[i].bullet) bulletStart_[i] = bodies_[i].center;
   }
-  solver_->step(bodies_, manifolds_, drags, s, dt, joints_->count() > 0 ? joints_.get() : nullptr);
+  solver_->step(bodies_, manifolds_, drags, s, dt, joints_->count() > 0 ? joints_.get() : nullptr,
+                taskSystem());
   if (hitBodies_ > 0) reportHits();
   if (bullets_ > 0) sweepBullets();
   breakJoints();
