@@ -420,7 +420,14 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   if (tasks_) {
     // In parallel by row (a row's lanes share its flags and point count); a lane's values do not
     // depend on the order the lanes are packed in.
-    forEach(0, static_cast<int>(rows_.size()), kRowGrain, [&](int r) {
+    const int rows = static_cast<int>(rows_.size());
+    forEach(0, rows, kRowGrain, [&](int r) {
+      // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
+      for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l) {
+        const int ahead = constraintManifold_[rowMembers_[(r + 1) * kLanes + l]];
+        const char* at = reinterpret_cast<const char*>(&manifolds[ahead]);
+        for (size_t k = 0; k < sizeof(Manifold); k += 64) __builtin_prefetch(at + k);
+      }
       for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l)
         pack(rowMembers_[r * kLanes + l]);
     });
