@@ -138,7 +138,7 @@ void ContactSolver::forEach(int begin, int end, int minGrain, F&& f) {
 template <class F>
 void ContactSolver::rowPass(F&& f) {
   if (!tasks_) {
-    for (WideContact& c : rows_) f(c);
+    for (int r = 0; r < rowCount_; ++r) f(rows_[r]);
     return;
   }
   // The overflow's rows may share bodies: one by one, before the colours, as serially. A colour's
@@ -377,17 +377,14 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       makeSoftness(std::min(2.0 * s.contact.hertz, cap), 0.5 * s.contact.dampingRatio, h);
   // Rows: the overflow first (one constraint per row), then the colours in order. Each
   // constraint's slot (row * kLanes + lane) is laid out first; the lanes are then filled in
-  // manifold order, so the manifolds are read front to back.
-  rows_.clear();
+  // manifold order, so the manifolds are read front to back. rows_ keeps its largest size: the
+  // rows are cleared where they are packed (in parallel with threads).
+  rowCount_ = 0;
   rowMembers_.clear();
   colorRows_.clear();
   slot_.resize(constraintManifold_.size());
   auto addRow = [&](const int* members, int count) {
-    WideContact& c = rows_.emplace_back();
-    for (int l = 0; l < kLanes; ++l)
-      c.a[l] = c.b[l] = 0, c.manifold[l] = -1, c.radiusA[l] = c.radiusB[l] = 0.0;
-    c.lanes = count;
-    const int row = static_cast<int>(rows_.size()) - 1;
+    const int row = rowCount_++;
     for (int l = 0; l < kLanes; ++l) rowMembers_.push_back(l < count ? members[l] : -1);
     for (int l = 0; l < count; ++l) slot_[members[l]] = row * kLanes + l;
   };
@@ -396,7 +393,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // sort, so the order is a function of the manifolds): a row runs as many point iterations as
   // its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
   for (int color = 0; color < graph_.colorCount(); ++color) {
-    colorRows_.push_back(static_cast<int>(rows_.size()));
+    colorRows_.push_back(rowCount_);
     const std::vector<int>& members = graph_.color(color);
     // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
     auto group = [&](int ci) {
@@ -410,7 +407,16 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     for (size_t i = 0; i < sorted_.size(); i += kLanes)
       addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
-  colorRows_.push_back(static_cast<int>(rows_.size()));
+  colorRows_.push_back(rowCount_);
+  if (rows_.size() < static_cast<size_t>(rowCount_)) rows_.resize(static_cast<size_t>(rowCount_));
+  auto clearRow = [&](int r) {
+    WideContact& c = rows_[r];
+    c = WideContact{};
+    for (int l = 0; l < kLanes; ++l) {
+      c.a[l] = c.b[l] = 0, c.manifold[l] = -1, c.radiusA[l] = c.radiusB[l] = 0.0;
+      if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
+    }
+  };
   auto pack = [&](int ci) {
     const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
                        solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
@@ -420,8 +426,9 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   if (tasks_) {
     // In parallel by row (a row's lanes share its flags and point count); a lane's values do not
     // depend on the order the lanes are packed in.
-    const int rows = static_cast<int>(rows_.size());
+    const int rows = rowCount_;
     forEach(0, rows, kRowGrain, [&](int r) {
+      clearRow(r);
       // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
       for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l) {
         const int ahead = constraintManifold_[rowMembers_[(r + 1) * kLanes + l]];
@@ -433,6 +440,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     });
     return;
   }
+  for (int r = 0; r < rowCount_; ++r) clearRow(r);
   for (int ci = 0; ci < constraintCount_; ++ci) {
     // The manifolds are read in order, 656 bytes each: fetch the one four constraints ahead
     // (1-2% of the solver's time in the 2000-box heap).
@@ -632,7 +640,7 @@ void ContactSolver::restitution(WideContact& c) {
 // The manifolds keep impulses per step (what a resting point carries over the whole step, as a
 // user reads them); the rows work per substep.
 void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
-  forEach(0, static_cast<int>(rows_.size()), kRowGrain, [&](int r) {
+  forEach(0, rowCount_, kRowGrain, [&](int r) {
     const WideContact& c = rows_[r];
     for (int l = 0; l < c.lanes; ++l) {
       Manifold& m = manifolds[c.manifold[l]];

@@ -166,7 +166,8 @@ class ContactSolver {
   std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
-  std::vector<WideContact> rows_;
+  std::vector<WideContact> rows_;  ///< the step's are the first rowCount_
+  int rowCount_ = 0;
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
   std::vector<int> rowMembers_;  ///< per row and lane: the constraint, -1 in an empty lane
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
