@@ -2,7 +2,8 @@
 // Internal: the World's joints and their solver rows. Joints are solved in double on the solver
 // bodies' double state (as the drag is), inside the contact solver's substep loop: prepared once
 // per step, warm started each substep, solved before the contacts in each iteration with a soft
-// position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c).
+// position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c); the
+// equality rows of acyclic groups are solved exactly after the contacts (joint_tree.h).
 #include <utility>
 #include <vector>
 
