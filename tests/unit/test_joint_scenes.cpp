@@ -102,16 +102,19 @@ TEST_CASE("The rope never passes through itself or its obstacles", "[joints][sce
   // The checks are not vacuous: the rope does fold onto itself and lie on the cylinders.
   CHECK(selfContacts > 100);
   CHECK(pegContacts > 100);
-  // Issue 15's bound between links, slop + 5 mm, holds in the Release build (0.7 mm here; 0.4 to
-  // 4.5 mm with gravity tilted by 1e-6 to 3e-4 m/s^2, the scene being chaotic) but not in every
-  // build: the sanitizer build (RelWithDebInfo, other roundings, another trajectory) reached 13.6
-  // mm. Asserted: the soft contacts give less than 2 cm, far from passing through (a link's radius
-  // is 5 cm); the same for the cylinders (12.8 to 14.8 mm where the box's weight pulls the rope
-  // over one) and the ground (3 to 16 mm).
+  // Issue 15's bound between links, slop + 5 mm, holds in the Release build (5.1 mm here; 4.5 to
+  // 9.6 mm with gravity tilted by 1e-6 to 3e-4 m/s^2, the scene being chaotic) but is not
+  // asserted: another build's roundings give another trajectory (the sanitizer build reached 13.6
+  // mm before the exact joint groups). Asserted: the soft contacts give less than 2 cm between
+  // links and on the cylinders (4.5 to 5.6 mm), far from passing through (a link's radius is 5
+  // cm). The ground gets 3 cm: where the rope's whip lands a link at 4 m/s, the rope (an exact
+  // group, inextensible) pulls it on with the momentum of its neighbours, and the soft contact is
+  // only as stiff as one link's mass allows: 20.8 to 21.3 mm (before the groups, the stretching
+  // rope landed softer: 3 to 16 mm).
   INFO("issue 15's bound between links: " << allowed * 1000.0 << " mm");
   CHECK(worstSelf < 0.02);
   CHECK(worstPeg < 0.02);
-  CHECK(lowest > -0.02);
+  CHECK(lowest > -0.03);
 }
 
 // The swing energy above the balls' rest (J): kinetic plus m g (y - rest y).

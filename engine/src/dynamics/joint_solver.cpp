@@ -22,6 +22,13 @@ namespace {
 
 constexpr Real kJointDampingRatio = 2.0;  // Box2D v3's default joint damping ratio
 
+// A joint whose bodies' masses differ by more than this stays iterative (soft, its row mass the
+// lighter body's). In an exact group the heavy body's whole inertia reaches the light one, whose
+// soft contacts are as stiff as its own mass allows: the rope's box (50 links' mass), rolling over
+// the rope's end, pressed links 25 to 46 mm into the ground (6 mm with its joint soft). The
+// ragdolls (at most 15 times apart between limbs) keep all their joints in groups.
+constexpr Real kTreeMassRatio = 30.0;
+
 // A scalar row: Cdot = vA.A.v + wA.A.w + vB.B.v + wB.B.w.
 struct Row {
   Vec3 vA{0.0}, wA{0.0}, vB{0.0}, wB{0.0};
@@ -311,8 +318,14 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
   // fifty links solved with warm starting grows unstable above a quarter of the substep rate
   // (measured: 120 Hz at 4 substeps of 1/60 s explodes it, 60 Hz does not), Box3D's cap. The
   // softness lets a joint stretch by load / (row mass * omega^2): a heavy load on light links
-  // needs more substeps (16 substeps: 240 Hz, a 50x load on a 50-link chain stretches 0.3%).
+  // needs more substeps (16 substeps: 240 Hz, a 50x load on a 50-link chain stretches 0.6%)
+  // or the exact groups below.
   soft_ = makeSoftness(std::min(4.0 * s.contact.hertz, 0.25 * invH_), kJointDampingRatio, h);
+  // The exact groups take the substep rate: no Gauss-Seidel chain to destabilise, and a stiffer
+  // joint gives less where a contact stops one body of a group (ragdolls landing on stair edges,
+  // 4 substeps, widest anchor gap with the groups solved before the contacts: 50 mm at 60 Hz,
+  // 30 mm at 120 Hz, 17.8 mm at 240 Hz; after the contacts at 240 Hz: 5.5 mm).
+  treeSoft_ = makeSoftness(invH_, kJointDampingRatio, h);
   active_.clear();
   reverse_ = false;
   touched_.clear();
@@ -349,6 +362,36 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
   }
   std::sort(touched_.begin(), touched_.end());
   touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+  // With one substep the groups made the bridge shake apart (gaps of 30 to 50 cm; the soft rows'
+  // 9 cm) while two substeps gave 2.3 mm: one substep keeps every row iterative.
+  buildTree(bodies, s.solver.substeps >= 2);
+}
+
+// Ball, hinge, fixed and swing-twist joints have equality rows (the point, a hinge's tilt, a
+// fixed joint's rotation) that go to the exact solve where their dynamic bodies form a tree;
+// sliders and distance joints, and every joint of a group with a loop (joint_grid), stay
+// iterative.
+void JointSet::buildTree(const std::vector<Body>& bodies, bool exact) {
+  links_.clear();
+  movable_.assign(touched_.empty() ? 0 : static_cast<size_t>(touched_.back()) + 1, 0);
+  for (int k : active_) {
+    Joint& j = joints_[k];
+    j.tree = false;
+    if (j.sa > 0 && bodies[j.a].isDynamic()) movable_[j.sa] = 1;
+    if (j.sb > 0 && bodies[j.b].isDynamic()) movable_[j.sb] = 1;
+    if (j.a >= 0 && j.b >= 0 && bodies[j.a].isDynamic() && bodies[j.b].isDynamic()) {
+      const Real ia = bodies[j.a].invMass, ib = bodies[j.b].invMass;
+      if (ia > kTreeMassRatio * ib || ib > kTreeMassRatio * ia) continue;
+    }
+    if (exact && (j.type == JointType::Ball || j.type == JointType::Hinge ||
+                  j.type == JointType::Fixed || j.type == JointType::SwingTwist))
+      links_.push_back({k, j.sa, j.sb});
+  }
+  tree_.build(links_, movable_);
+  for (int e = 0; e < tree_.size(); ++e) joints_[tree_.joint(e)].tree = true;
+  treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
+  treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
+  treeAxes_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
 }
 
 void JointSet::warmStart(std::vector<SolverBody>& sbs) {
@@ -406,6 +449,26 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
     Joint& j = joints_[active_[backwards ? count - 1 - kk : kk]];
     SolverBody& A = sbs[j.sa];
     SolverBody& B = sbs[j.sb];
+    if (j.tree) {
+      // Only the rows that stay iterative; the equality rows are solveGroups'.
+      if (j.type == JointType::Hinge) {
+        const Pose p = poseOf(j, A, B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
+                   soft_, h, invH_, A, B);
+      } else if (j.type == JointType::SwingTwist) {
+        if (j.friction > 0.0) solveFriction(j, h, A, B);
+        const SwingTwistRows r = swingTwistRows(j, poseOf(j, A, B));
+        if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft_, invH_, A, B);
+        if (r.hasTwist) {
+          solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft_, invH_,
+                     A, B);
+          const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
+          solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft_, invH_, A,
+                     B);
+        }
+      }
+      continue;
+    }
     switch (j.type) {
       case JointType::Ball:
         solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
@@ -463,6 +526,114 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
         break;
       }
+    }
+  }
+}
+
+void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias, bool newPose) {
+  const int n = tree_.size();
+  if (newPose) {
+    for (int e = 0; e < n; ++e) {
+      const Joint& j = joints_[tree_.joint(e)];
+      const Pose p = poseOf(j, sbs[j.sa], sbs[j.sb]);
+      JointTree::Rows& rows = tree_.rows(e);
+      Real* C = &treeC_[6 * static_cast<size_t>(e)];
+      auto setRow = [&](int k, const Vec3& linA, const Vec3& angA, const Vec3& linB,
+                        const Vec3& angB) {
+        for (int i = 0; i < 3; ++i) {
+          rows.a[k][i] = linA[i];
+          rows.a[k][3 + i] = angA[i];
+          rows.b[k][i] = linB[i];
+          rows.b[k][3 + i] = angB[i];
+        }
+      };
+      for (int k = 0; k < 3; ++k) {
+        Vec3 u(0.0);
+        u[k] = 1.0;
+        setRow(k, -u, -glm::cross(p.rA, u), u, glm::cross(p.rB, u));
+        C[k] = p.d[k];
+      }
+      rows.m = 3;
+      if (j.type == JointType::Hinge) {
+        const Vec3 a = axisOf(p.fA), c = glm::cross(a, axisOf(p.fB));
+        Vec3& p1 = treeAxes_[2 * static_cast<size_t>(e)];
+        Vec3& p2 = treeAxes_[2 * static_cast<size_t>(e) + 1];
+        perpendiculars(a, p1, p2);
+        setRow(3, Vec3(0.0), -p1, Vec3(0.0), p1);
+        setRow(4, Vec3(0.0), -p2, Vec3(0.0), p2);
+        C[3] = glm::dot(p1, c);
+        C[4] = glm::dot(p2, c);
+        rows.m = 5;
+      } else if (j.type == JointType::Fixed) {
+        Quat q = p.fB * glm::conjugate(p.fA);
+        if (q.w < 0.0) q = -q;
+        const Vec3 angle = 2.0 * Vec3(q.x, q.y, q.z);
+        for (int k = 0; k < 3; ++k) {
+          Vec3 u(0.0);
+          u[k] = 1.0;
+          setRow(3 + k, Vec3(0.0), -u, Vec3(0.0), u);
+          C[3 + k] = angle[k];
+        }
+        rows.m = 6;
+      }
+    }
+    tree_.factor(sbs);
+  }
+  for (int e = 0; e < n; ++e) {
+    const Joint& j = joints_[tree_.joint(e)];
+    const SolverBody& A = sbs[j.sa];
+    const SolverBody& B = sbs[j.sb];
+    const JointTree::Rows& rows = tree_.rows(e);
+    const Real* C = &treeC_[6 * static_cast<size_t>(e)];
+    Real* r = &treeR_[6 * static_cast<size_t>(e)];
+    for (int k = 0; k < rows.m; ++k) {
+      Real v = 0.0;
+      for (int i = 0; i < 3; ++i)
+        v += rows.a[k][i] * A.v[i] + rows.a[k][3 + i] * A.w[i] + rows.b[k][i] * B.v[i] +
+             rows.b[k][3 + i] * B.w[i];
+      r[k] = v + (useBias ? treeSoft_.biasRate * C[k] : 0.0);
+    }
+  }
+  tree_.solve(treeR_);
+  for (int e = 0; e < n; ++e) {
+    Joint& j = joints_[tree_.joint(e)];
+    SolverBody& A = sbs[j.sa];
+    SolverBody& B = sbs[j.sb];
+    const JointTree::Rows& rows = tree_.rows(e);
+    const Real* x = &treeR_[6 * static_cast<size_t>(e)];
+    // The accumulated impulses of the rows, as the iterative rows keep them.
+    Real old[6];
+    const Vec3& p1 = treeAxes_[2 * static_cast<size_t>(e)];
+    const Vec3& p2 = treeAxes_[2 * static_cast<size_t>(e) + 1];
+    for (int k = 0; k < 3; ++k) old[k] = j.linearImpulse[k];
+    if (j.type == JointType::Hinge) {
+      old[3] = glm::dot(p1, j.angularImpulse);
+      old[4] = glm::dot(p2, j.angularImpulse);
+    } else if (j.type == JointType::Fixed) {
+      for (int k = 0; k < 3; ++k) old[3 + k] = j.angularImpulse[k];
+    }
+    Vec3 linA(0.0), angA(0.0), linB(0.0), angB(0.0);
+    Real next[6];
+    for (int k = 0; k < rows.m; ++k) {
+      const Real d =
+          useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
+      next[k] = old[k] + d;
+      for (int i = 0; i < 3; ++i) {
+        linA[i] += d * rows.a[k][i];
+        angA[i] += d * rows.a[k][3 + i];
+        linB[i] += d * rows.b[k][i];
+        angB[i] += d * rows.b[k][3 + i];
+      }
+    }
+    A.v += A.invMass * linA;
+    A.w += A.invI * angA;
+    B.v += B.invMass * linB;
+    B.w += B.invI * angB;
+    j.linearImpulse = Vec3(next[0], next[1], next[2]);
+    if (j.type == JointType::Hinge) {
+      j.angularImpulse = next[3] * p1 + next[4] * p2;
+    } else if (j.type == JointType::Fixed) {
+      j.angularImpulse = Vec3(next[3], next[4], next[5]);
     }
   }
 }

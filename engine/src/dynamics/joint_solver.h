@@ -2,11 +2,13 @@
 // Internal: the World's joints and their solver rows. Joints are solved in double on the solver
 // bodies' double state (as the drag is), inside the contact solver's substep loop: prepared once
 // per step, warm started each substep, solved before the contacts in each iteration with a soft
-// position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c).
+// position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c); the
+// equality rows of acyclic groups are solved exactly after the contacts (joint_tree.h).
 #include <utility>
 #include <vector>
 
 #include "dynamics/contact_solver.h"
+#include "dynamics/joint_tree.h"
 #include "tumble/detail/body_state.h"
 #include "tumble/joint.h"
 #include "tumble/result.h"
@@ -39,6 +41,7 @@ struct Joint {
 
   // Solver state of the step.
   int sa = 0, sb = 0;           // solver bodies (0: immovable)
+  bool tree = false;            // equality rows solved exactly in an acyclic group (joint_tree.h)
   Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
   Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
   Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
@@ -74,7 +77,14 @@ class JointSet {
                const Settings& s, Real h, bool warm);
   const std::vector<int>& solverBodies() const { return touched_; }
   void warmStart(std::vector<SolverBody>& sb);
+  /// One pass over the joints' iterative rows (all rows of a joint outside the exact groups).
   void solve(std::vector<SolverBody>& sb, bool useBias);
+  /// Whether this step has exact groups (joint_tree.h): acyclic groups of ball, hinge, fixed and
+  /// swing-twist joints whose equality rows solveGroups solves exactly.
+  bool hasGroups() const { return !tree_.empty(); }
+  /// The groups' equality rows, solved exactly. newPose: the bodies moved since the last pass
+  /// (the first pass of the solve or relax iterations): the rows are built and factored again.
+  void solveGroups(std::vector<SolverBody>& sb, bool useBias, bool newPose);
   /// Reaction force and torque of each active joint from its impulses; fills `broken` with the
   /// joints whose force exceeded their break force.
   void finish(std::vector<int>& broken);
@@ -88,7 +98,15 @@ class JointSet {
   mutable std::vector<std::pair<int, int>> noCollide_;
   mutable bool filterDirty_ = false;
   int live_ = 0;
-  Softness soft_;
+  // Acyclic groups (joint_tree.h): per entry, the rows' position errors (6 each), the pass's
+  // right-hand sides, and a hinge's two tilt directions.
+  JointTree tree_;
+  std::vector<JointTree::Link> links_;
+  std::vector<char> movable_;
+  std::vector<Real> treeC_, treeR_;
+  std::vector<Vec3> treeAxes_;
+  void buildTree(const std::vector<Body>& bodies, bool exact);
+  Softness soft_, treeSoft_;
   Real invH_ = 0.0;
   bool reverse_ = false;
 };

@@ -1,0 +1,72 @@
+#pragma once
+// Internal: an exact solve of the equality rows of acyclic joint groups (Baraff 1996,
+// "Linear-time dynamics using Lagrange multipliers"), used by the joint solver
+// (joint_solver.cpp) inside each iteration, between the iterative rows (limits, motors, springs,
+// friction, joints in loops) and the contacts (block Gauss-Seidel).
+#include <vector>
+
+#include "dynamics/contact_solver.h"
+
+namespace tumble {
+
+class JointTree {
+ public:
+  /// Constraint force mixing: each row's diagonal of K gains this times the row's own J M^-1 J^T
+  /// (joint_tree.cpp), so redundant rows take bounded impulses.
+  static constexpr Real kMixing = 1e-4;
+
+  /// A joint's equality rows (at most 6): per row, the Jacobian on body a and on body b, each as
+  /// linear (0-2) and angular (3-5) parts.
+  struct Rows {
+    int m = 0;
+    Real a[6][6] = {};
+    Real b[6][6] = {};
+  };
+  /// A candidate joint: its index (the caller's) and its solver bodies, 0 for an immovable one.
+  struct Link {
+    int joint = 0;
+    int a = 0, b = 0;
+  };
+
+  /// Groups `links` by the movable bodies they connect (`movable[solver body]`); a group whose
+  /// joints form a loop (two joints between the same pair included) is left out. Lists the
+  /// joints kept in elimination order (`entries()`); deterministic in the order of `links`.
+  void build(const std::vector<Link>& links, const std::vector<char>& movable);
+  bool empty() const { return entries_.empty(); }
+  int size() const { return static_cast<int>(entries_.size()); }
+  /// The caller's joint index of entry e (elimination order).
+  int joint(int e) const { return entries_[e].joint; }
+  /// The rows of entry e, to be filled before factor().
+  Rows& rows(int e) { return entries_[e].rows; }
+
+  /// Factors K = J M^-1 J^T (plus the mixing) of every group (O(n): one 6x6 matrix per body,
+  /// one m x m per joint) for the rows as filled.
+  void factor(const std::vector<SolverBody>& sb);
+  /// Solves K x = r for every group in place: `r` holds 6 values per entry (its m rows first).
+  void solve(std::vector<Real>& r);
+
+ private:
+  struct Entry {
+    int joint = 0;
+    int up = 0, down = 0;  // solver bodies: up stays after this joint is eliminated; down 0: none
+    bool upIsA = true;     // up is the joint's body a
+    Rows rows;
+    Real L[6][6] = {};  // unit lower factor of the pivot block D = L diag(dinv) L^T
+    Real dinv[6] = {};
+    Real G[6][6] = {};  // W_up J_up^T D^-1, 6 x m
+  };
+  struct Mat6 {
+    Real m[6][6];
+  };
+  void solvePivot(const Entry& e, Real* x) const;
+
+  std::vector<Entry> entries_;
+  std::vector<int> bodies_;  // solver bodies of the groups
+  std::vector<Mat6> W_;      // per solver body: inverse mass with the eliminated joints applied
+  std::vector<Real> z_;      // per solver body: 6 values of the substitution's running sums
+  // build's scratch
+  std::vector<int> parent_, rank_, firstLink_, nextLink_, order_, seen_;
+  std::vector<char> loop_;
+};
+
+}  // namespace tumble

@@ -1,0 +1,260 @@
+// The exact solve of acyclic joint groups (dynamics/joint_tree.h) against a dense solve of
+// K = J M^-1 J^T built row by row: random forests with joints to the world, groups with loops left
+// out, and redundant rows.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "dynamics/joint_tree.h"
+#include "world_fixtures.h"
+
+using namespace tumble;
+
+namespace {
+
+struct Problem {
+  std::vector<SolverBody> bodies;  // 0: immovable
+  std::vector<JointTree::Link> links;
+  std::vector<JointTree::Rows> rows;  // per link
+};
+
+Problem randomForest(std::mt19937& rng, int bodies, Real worldChance) {
+  std::uniform_real_distribution<Real> u(-1.0, 1.0), pos(0.5, 2.0);
+  Problem p;
+  p.bodies.resize(bodies + 1);
+  for (int i = 1; i <= bodies; ++i) {
+    SolverBody& b = p.bodies[i];
+    b.invMass = 1.0 / (pos(rng) * (i % 7 == 0 ? 50.0 : 1.0));  // some heavy bodies
+    Mat3 a(0.0);
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) a[c][r] = u(rng);
+    b.invI = a * glm::transpose(a) + Mat3(0.2);  // symmetric positive definite
+    b.body = i;
+  }
+  // Body i joins an earlier body or, at random, the world; each body at most one world joint of
+  // three rows and one joint to its parent of three rows, so J has full row rank.
+  auto addLink = [&](int joint, int a, int b) {
+    p.links.push_back({joint, a, b});
+    JointTree::Rows r;
+    r.m = 3;
+    for (int k = 0; k < 3; ++k)
+      for (int i = 0; i < 6; ++i) {
+        r.a[k][i] = a > 0 ? u(rng) : 0.0;
+        r.b[k][i] = u(rng);
+      }
+    p.rows.push_back(r);
+  };
+  for (int i = 1; i <= bodies; ++i) {
+    const bool toWorld =
+        i == 1 || std::uniform_real_distribution<Real>(0.0, 1.0)(rng) < worldChance;
+    if (i > 1) {
+      std::uniform_int_distribution<int> pick(1, i - 1);
+      const int parent = pick(rng);
+      if (i % 2 == 0)
+        addLink(static_cast<int>(p.links.size()), parent, i);
+      else  // the other way round: the tree must not depend on which side is a
+        addLink(static_cast<int>(p.links.size()), i, parent);
+    }
+    if (toWorld) addLink(static_cast<int>(p.links.size()), 0, i);
+  }
+  return p;
+}
+
+// Dense K = J M^-1 J^T over the rows of `links` (in the tree's entry order), with the solver's
+// mixing on the diagonal or without.
+std::vector<std::vector<Real>> denseK(const Problem& p, const JointTree& tree, bool mixing) {
+  const int n = tree.size();
+  std::vector<std::vector<Real>> K(3 * n, std::vector<Real>(3 * n, 0.0));
+  auto apply = [&](const SolverBody& b, const Real* row, Real* out) {  // M^-1 row
+    for (int i = 0; i < 3; ++i) out[i] = b.invMass * row[i];
+    const Vec3 w = b.invI * Vec3(row[3], row[4], row[5]);
+    for (int i = 0; i < 3; ++i) out[3 + i] = w[i];
+  };
+  for (int e = 0; e < n; ++e)
+    for (int f = 0; f < n; ++f) {
+      const JointTree::Link& le = p.links[tree.joint(e)];
+      const JointTree::Link& lf = p.links[tree.joint(f)];
+      const JointTree::Rows& re = p.rows[tree.joint(e)];
+      const JointTree::Rows& rf = p.rows[tree.joint(f)];
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 3; ++l) {
+          Real sum = 0.0;
+          const int be[2] = {le.a, le.b}, bf[2] = {lf.a, lf.b};
+          for (int s = 0; s < 2; ++s)
+            for (int t = 0; t < 2; ++t) {
+              if (be[s] == 0 || be[s] != bf[t]) continue;
+              Real m[6];
+              apply(p.bodies[be[s]], t == 0 ? rf.a[l] : rf.b[l], m);
+              const Real* row = s == 0 ? re.a[k] : re.b[k];
+              for (int i = 0; i < 6; ++i) sum += row[i] * m[i];
+            }
+          K[3 * e + k][3 * f + l] = sum;
+        }
+    }
+  if (mixing)  // the solver's constraint force mixing: each row's own J M^-1 J^T times kMixing
+    for (int e = 0; e < n; ++e) {
+      const JointTree::Link& le = p.links[tree.joint(e)];
+      const JointTree::Rows& re = p.rows[tree.joint(e)];
+      for (int k = 0; k < 3; ++k) {
+        Real own = 0.0;
+        for (int s = 0; s < 2; ++s) {
+          const int body = s == 0 ? le.a : le.b;
+          if (body == 0) continue;
+          const Real* row = s == 0 ? re.a[k] : re.b[k];
+          Real m[6];
+          apply(p.bodies[body], row, m);
+          for (int i = 0; i < 6; ++i) own += row[i] * m[i];
+        }
+        K[3 * e + k][3 * e + k] += JointTree::kMixing * own;
+      }
+    }
+  return K;
+}
+
+// Gaussian elimination with partial pivoting.
+std::vector<Real> denseSolve(std::vector<std::vector<Real>> K, std::vector<Real> r) {
+  const int n = static_cast<int>(r.size());
+  for (int c = 0; c < n; ++c) {
+    int best = c;
+    for (int i = c + 1; i < n; ++i)
+      if (std::abs(K[i][c]) > std::abs(K[best][c])) best = i;
+    std::swap(K[c], K[best]);
+    std::swap(r[c], r[best]);
+    for (int i = c + 1; i < n; ++i) {
+      const Real f = K[i][c] / K[c][c];
+      for (int j = c; j < n; ++j) K[i][j] -= f * K[c][j];
+      r[i] -= f * r[c];
+    }
+  }
+  std::vector<Real> x(n);
+  for (int i = n - 1; i >= 0; --i) {
+    Real s = r[i];
+    for (int j = i + 1; j < n; ++j) s -= K[i][j] * x[j];
+    x[i] = s / K[i][i];
+  }
+  return x;
+}
+
+JointTree buildTree(const Problem& p, int bodies) {
+  JointTree tree;
+  std::vector<char> movable(bodies + 1, 1);
+  movable[0] = 0;
+  tree.build(p.links, movable);
+  return tree;
+}
+
+}  // namespace
+
+TEST_CASE("The tree solve of joint groups agrees with a dense solve of K", "[joints][tree]") {
+  std::mt19937 rng(15);
+  int withWorld = 0, checked = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int bodies = 1 + trial * 3;
+    Problem p = randomForest(rng, bodies, trial % 3 == 0 ? 0.0 : 0.3);
+    JointTree tree = buildTree(p, bodies);
+    // A forest: every joint is kept, each once.
+    REQUIRE(tree.size() == static_cast<int>(p.links.size()));
+    std::vector<int> seen(p.links.size(), 0);
+    for (int e = 0; e < tree.size(); ++e) ++seen[tree.joint(e)];
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+    for (int e = 0; e < tree.size(); ++e) {
+      tree.rows(e) = p.rows[tree.joint(e)];
+      withWorld += p.links[tree.joint(e)].a == 0 ? 1 : 0;
+    }
+    tree.factor(p.bodies);
+    const int n = tree.size();
+    std::vector<Real> r(6 * static_cast<size_t>(n), 0.0), flat(3 * static_cast<size_t>(n));
+    std::uniform_real_distribution<Real> u(-1.0, 1.0);
+    for (int e = 0; e < n; ++e)
+      for (int k = 0; k < 3; ++k) flat[3 * e + k] = r[6 * e + k] = u(rng);
+    const auto K = denseK(p, tree, true);
+    const std::vector<Real> want = denseSolve(K, flat);
+    tree.solve(r);
+    Real scale = 0.0, worst = 0.0;
+    for (int e = 0; e < n; ++e)
+      for (int k = 0; k < 3; ++k) {
+        scale = std::max(scale, std::abs(want[3 * e + k]));
+        worst = std::max(worst, std::abs(r[6 * e + k] - want[3 * e + k]));
+      }
+    INFO("trial " << trial << ", " << n << " joints: worst difference " << worst << " of "
+                  << scale);
+    CHECK(worst <= 1e-9 * std::max(1.0, scale));
+    ++checked;
+  }
+  CHECK(checked == 40);
+  CHECK(withWorld > 40);  // the mix has many joints to the world besides each group's first
+}
+
+TEST_CASE("A joint group with a loop is left to the iterative rows", "[joints][tree]") {
+  // Bodies 1-2-3 in a triangle (a loop), 4-5 a chain hung from the world, 6 alone on two world
+  // joints (no loop: the world is not a body of the groups).
+  Problem p;
+  p.bodies.resize(7);
+  p.links = {{0, 1, 2}, {1, 2, 3}, {2, 3, 1}, {3, 0, 4}, {4, 4, 5}, {5, 0, 6}, {6, 6, 0}};
+  JointTree tree;
+  std::vector<char> movable(7, 1);
+  movable[0] = 0;
+  tree.build(p.links, movable);
+  std::vector<int> kept;
+  for (int e = 0; e < tree.size(); ++e) kept.push_back(tree.joint(e));
+  std::sort(kept.begin(), kept.end());
+  CHECK(kept == std::vector<int>{3, 4, 5, 6});
+  // Two joints between the same pair are a loop too.
+  p.links = {{0, 1, 2}, {1, 2, 1}};
+  tree.build(p.links, movable);
+  CHECK(tree.size() == 0);
+  // A body that does not move (kinematic) is part of the world: 1 and 3 hang on it separately.
+  movable[2] = 0;
+  p.links = {{0, 1, 2}, {1, 2, 3}, {2, 3, 1}};
+  tree.build(p.links, movable);
+  CHECK(tree.size() == 3);
+}
+
+TEST_CASE("The tree solve of redundant rows stays bounded and meets consistent rows",
+          "[joints][tree]") {
+  // One body on two world joints with the same three rows: K is singular. The mixing makes the
+  // solve that of K + kMixing diag(K), which must agree with the dense solve of that matrix; for
+  // a right-hand side in K's range (r = K y) it meets K x = r to the mixing's order.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<Real> u(-1.0, 1.0);
+  Problem p;
+  p.bodies.resize(2);
+  p.bodies[1].invMass = 0.5;
+  p.bodies[1].invI = Mat3(2.0, 0.3, 0.1, 0.3, 1.5, 0.2, 0.1, 0.2, 1.0);
+  JointTree::Rows rows;
+  rows.m = 3;
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 6; ++i) rows.b[k][i] = u(rng);
+  p.links = {{0, 0, 1}, {1, 0, 1}};
+  p.rows = {rows, rows};
+  JointTree tree = buildTree(p, 1);
+  REQUIRE(tree.size() == 2);
+  for (int e = 0; e < 2; ++e) tree.rows(e) = rows;
+  tree.factor(p.bodies);
+  const auto K = denseK(p, tree, false);
+  std::vector<Real> y(6), flat(6), r(12, 0.0);
+  for (Real& v : y) v = u(rng);
+  Real size = 0.0;
+  for (int i = 0; i < 6; ++i) {
+    Real s = 0.0;
+    for (int j = 0; j < 6; ++j) s += K[i][j] * y[j];
+    flat[i] = r[6 * (i / 3) + i % 3] = s;
+    size = std::max(size, std::abs(s));
+  }
+  const std::vector<Real> want = denseSolve(denseK(p, tree, true), flat);
+  tree.solve(r);
+  Real worst = 0.0, diff = 0.0;
+  for (int i = 0; i < 6; ++i) {
+    const Real x = r[6 * (i / 3) + i % 3];
+    REQUIRE(std::isfinite(x));
+    diff = std::max(diff, std::abs(x - want[i]));
+    Real s = 0.0;
+    for (int j = 0; j < 6; ++j) s += K[i][j] * r[6 * (j / 3) + j % 3];
+    worst = std::max(worst, std::abs(s - flat[i]));
+  }
+  INFO("difference from the dense solve " << diff << "; residual " << worst << " of " << size);
+  Real largest = 1.0;
+  for (Real w : want) largest = std::max(largest, std::abs(w));
+  CHECK(diff < 1e-9 * largest);
+  CHECK(worst < 1e-3 * size);
+}
