@@ -335,3 +335,40 @@ TEST_CASE("scene keys sensor and filter on a compound child reach the child; err
     CHECK_THAT(s.error(), Contains(message));
   }
 }
+
+TEST_CASE("a bullet passes a sensor child and stops on the solid child behind it") {
+  // A static compound: a 0.2 m thick sensor wall at x = 0 and a solid one at x = 3. A 0.1 m
+  // bullet sphere at 300 m/s (5 m a step) from x = -4: the continuous sweep must not stop it at
+  // the sensor wall, and it must not tunnel through the solid one.
+  World w;
+  Settings s = w.settings();
+  s.gravity = Vec3(0.0);
+  REQUIRE(w.setSettings(s));
+  std::vector<CompoundChild> walls = {child(Vec3(0.1, 2.0, 2.0), Vec3(0.0)),
+                                      child(Vec3(0.1, 2.0, 2.0), Vec3(3.0, 0.0, 0.0))};
+  walls[0].isSensor = true;
+  BodyDef def;
+  def.type = BodyType::Static;
+  def.shape = *makeCompound(walls);
+  const BodyId wall = *w.createBody(def);
+  BodyDef b;
+  b.shape = *makeSphere(0.1);
+  b.position = Vec3(-4.0, 0.0, 0.0);
+  b.linearVelocity = Vec3(300.0, 0.0, 0.0);
+  b.bullet = true;
+  const BodyId bullet = *w.createBody(b);
+  REQUIRE(w.step(w.settings().dt));
+  // The whole 5 m of the first step: through the sensor wall, short of the solid one.
+  CHECK_THAT(w.body(bullet)->position.x, WithinAbs(1.0, 1e-9));
+  Real maxX = -1e9;
+  for (int i = 0; i < 30; ++i) {
+    REQUIRE(w.step(w.settings().dt));
+    maxX = std::max(maxX, w.body(bullet)->position.x);
+  }
+  CHECK(maxX < 2.9 + 1e-6);  // never through the solid wall's face at x = 2.9
+  CHECK(w.body(bullet)->position.x > 2.0);
+  bool touchedSolid = false;
+  for (const Manifold& m : w.manifolds())
+    touchedSolid = touchedSolid || (m.a == wall && m.b == bullet && (m.key >> 32) == 1);
+  CHECK(touchedSolid);
+}
