@@ -296,7 +296,7 @@ TEST_CASE("a compound whose children are all sensors makes no contacts and is no
   CHECK(w.body(id)->position.y < -5.0);  // fell through the box and the ground
 }
 
-TEST_CASE("scene keys sensor and filter on a compound child reach the child; errors name it") {
+TEST_CASE("scene keys sensor and filter on a compound child reach the child, errors name it") {
   const std::filesystem::path shapes =
       std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "shapes";
   auto scene = parseScene(R"({"bodies": [{"shape": {"compound": [
