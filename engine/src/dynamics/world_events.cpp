@@ -154,8 +154,8 @@ void World::reportHits() {
 // At the end of the step, each sensor (in index order) looks for visitors in the broad-phase tree
 // at the bodies' final poses: non-sensor, non-static bodies its filter accepts (Box2D v3's rule),
 // overlapping or touching by GJK on the cores with the radii (compound children and mesh
-// triangles one by one). A sensor is a sensor body (child -1: all its pieces) or a sensor child
-// of another body's compound (its own piece, after the body's whole sensor if any); a visitor's
+// triangles one by one). A sensor is a sensor body (child -1: all its pieces, its children's
+// sensor flags aside) or a sensor child of a solid body's compound (that piece alone); a visitor's
 // sensor children are not matter and are not seen, and with compound child filters each pair of
 // pieces is filtered (pieceFilter) instead of the bodies.
 void World::updateSensors() {
