@@ -84,8 +84,9 @@ Expected<void> WorldSample::create(SampleContext& ctx) {
   }
   for (const BodyId id : world_->bodyIds()) {
     const BodyView b = *world_->body(id);
-    hasSensors_ = hasSensors_ || b.isSensor;
-    showEvents_ = showEvents_ || b.isSensor || std::isfinite(b.hitEventSpeed);
+    const bool sensor = b.isSensor || (b.shape.compound() && b.shape.compound()->anySensor);
+    hasSensors_ = hasSensors_ || sensor;
+    showEvents_ = showEvents_ || sensor || std::isfinite(b.hitEventSpeed);
   }
   ctx.camera.setRegion(ctx.besidePanel);
   if (const auto box = bounds())
@@ -124,9 +125,13 @@ void WorldSample::draw(SampleContext& ctx) {
     if (b.shape.compound()) {
       // Each child with its own mesh at the body's pose composed with the child's: a heap of
       // equal compounds is one instanced draw per distinct child mesh.
+      // Sensor children are wire (drawEvents).
       const Transform body = b.transform();
-      for (const ChildMesh& child : childMeshes(ctx, b.shape))
-        ctx.renderer.drawBody(child.mesh, compose(body, child.local), color);
+      const auto& children = b.shape.compound()->children;
+      const auto& meshes = childMeshes(ctx, b.shape);
+      for (size_t k = 0; k < meshes.size(); ++k)
+        if (!children[k].isSensor)
+          ctx.renderer.drawBody(meshes[k].mesh, compose(body, meshes[k].local), color);
       continue;
     }
     ctx.renderer.drawBody(meshFor(ctx, b.shape), b.transform(), color);

@@ -44,33 +44,44 @@ void WorldSample::recordEvents() {
     add();
     markers_.push_back({e.point, e.normal, e.approachSpeed, 0});
   }
-  for (const SensorEvent& e : s.begin) {
-    std::snprintf(line, sizeof line, "%6lld sensor %4d sees %d", step, e.sensor.index,
-                  e.visitor.index);
+  // A sensor child is named as body.child.
+  auto sensorLine = [&](const SensorEvent& e, const char* verb) {
+    if (e.sensorChild >= 0)
+      std::snprintf(line, sizeof line, "%6lld sensor %4d.%d %s %d", step, e.sensor.index,
+                    e.sensorChild, verb, e.visitor.index);
+    else
+      std::snprintf(line, sizeof line, "%6lld sensor %4d %s %d", step, e.sensor.index, verb,
+                    e.visitor.index);
     add();
+  };
+  for (const SensorEvent& e : s.begin) {
+    sensorLine(e, "sees");
     ++sensorEntries_;
   }
-  for (const SensorEvent& e : s.end) {
-    std::snprintf(line, sizeof line, "%6lld sensor %4d lost %d", step, e.sensor.index,
-                  e.visitor.index);
-    add();
-  }
+  for (const SensorEvent& e : s.end) sensorLine(e, "lost");
   while (eventLog_.size() > kEventLines) eventLog_.pop_front();
 }
 
 void WorldSample::drawEvents(SampleContext& ctx) {
   // Sensors as wire (their hull's edges, or their box): they push nothing, so they are not solid.
-  for (const BodyId id : world_->bodyIds()) {
-    const BodyView b = *world_->body(id);
-    if (!b.isSensor) continue;
-    const Transform xf = b.transform();
-    if (const ConvexHull* hull = b.shape.hull()) {
+  auto wire = [&](const Shape& shape, const Transform& xf) {
+    if (const ConvexHull* hull = shape.hull()) {
       for (const HullEdge& e : hull->edges())
         ctx.renderer.drawLine(f(xf.apply(hull->vertices()[e.a])),
                               f(xf.apply(hull->vertices()[e.b])), kSensorColor);
     } else {
-      const Aabb box = b.shape.bounds(xf);
+      const Aabb box = shape.bounds(xf);
       ctx.renderer.drawBox(f(box.lower), f(box.upper), kSensorColor);
+    }
+  };
+  for (const BodyId id : world_->bodyIds()) {
+    const BodyView b = *world_->body(id);
+    const Compound* c = b.shape.compound();
+    if (b.isSensor) {
+      wire(b.shape, b.transform());
+    } else if (c && c->anySensor) {  // a compound's sensor children (CompoundChild::isSensor)
+      for (const CompoundChild& child : c->children)
+        if (child.isSensor) wire(child.shape, compose(b.transform(), child.local));
     }
   }
   // A hit: a cross at the point and the normal, as long as the speed / 10 (m), shrinking away.

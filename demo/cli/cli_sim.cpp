@@ -53,7 +53,8 @@ constexpr Flag kFlags[] = {
      .kind = ValueKind::String,
      .help = "write every contact and sensor event as a JSON line: step, type\n"
              "(begin, end, hit, sensor_begin, sensor_end), a, b (body indices as in\n"
-             "the scene file; a sensor event's a is the sensor); begin adds point and\n"
+             "the scene file; a sensor event's a is the sensor, with child_a the\n"
+             "compound child when a sensor child saw it); begin adds point and\n"
              "normal, hit adds point, normal and speed"},
     {.name = "--save",
      .metavar = "FILE",
@@ -146,10 +147,14 @@ void writeEvents(std::ostream& out, long step, const World& w) {
     j["speed"] = e.approachSpeed;
     out << j.dump() << '\n';
   }
-  for (const SensorEvent& e : w.sensorEvents().begin)
-    out << line("sensor_begin", e.sensor, e.visitor).dump() << '\n';
-  for (const SensorEvent& e : w.sensorEvents().end)
-    out << line("sensor_end", e.sensor, e.visitor).dump() << '\n';
+  // A sensor child (CompoundChild::isSensor) adds its index as child_a.
+  auto sensor = [&](const char* type, const SensorEvent& e) {
+    nlohmann::json j = line(type, e.sensor, e.visitor);
+    if (e.sensorChild >= 0) j["child_a"] = e.sensorChild;
+    out << j.dump() << '\n';
+  };
+  for (const SensorEvent& e : w.sensorEvents().begin) sensor("sensor_begin", e);
+  for (const SensorEvent& e : w.sensorEvents().end) sensor("sensor_end", e);
 }
 
 }  // namespace

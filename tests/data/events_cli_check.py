@@ -2,7 +2,8 @@
 the two bodies that fall through it once each (not the one beside it, not the one its filter
 rejects), one begin and one hit per body landing on the ground with the speed sqrt(2 g h) of its
 drop, no end while they rest, the filtered body fallen through the ground; a folder that does not
-exist is exit status 2 with a message naming the flag."""
+exist is exit status 2 with a message naming the flag; a compound's sensor child's lines carry
+child_a."""
 import json
 import math
 import os
@@ -61,6 +62,19 @@ p = subprocess.run([cli, "sim", scene, "--steps", "1", "--events", os.path.join(
                    capture_output=True, text=True)
 check(p.returncode == 2, f"bad path: exit status {p.returncode}")
 check("sim: --events" in p.stderr and "cannot open for writing" in p.stderr, f"bad path: {p.stderr!r}")
+
+# A sensor body's lines have no child_a; a compound's sensor child's do: the compound scene's
+# basket (body 6, its child 5 the sensor) sees a body fall in, and that body's sensor_begin names
+# the child.
+check(all("child_a" not in e for e in lines), "child_a on a sensor body's line")
+basket_path = os.path.join(tmp, "events_basket.jsonl")
+p = subprocess.run([cli, "sim", "compound", "--steps", "300", "--events", basket_path],
+                   capture_output=True, text=True)
+check(p.returncode == 0, f"compound: exit status {p.returncode}, stderr {p.stderr!r}")
+sensor_lines = [e for e in map(json.loads, open(basket_path)) if e["type"].startswith("sensor_")]
+check(len([e for e in sensor_lines if e["type"] == "sensor_begin"]) >= 1, "compound: no sensor_begin")
+for e in sensor_lines:
+    check(e["a"] == 6 and e.get("child_a") == 5 and e["b"] > 6, f"compound: sensor line {e}")
 
 for f in failures:
     print("FAIL:", f)

@@ -75,6 +75,15 @@ struct ChildContact {
   CollideResult result;  ///< with at least one point
 };
 
+/// The two bodies' filters, for collideChildren to filter compound children (shape.h,
+/// CompoundChild): with them, a pair of children is looked at only when neither is a sensor and
+/// shouldCollide passes on their filters (a child's own, else its body's; a convex shape, a mesh
+/// or a height field has its body's). Without them every pair is looked at.
+struct ChildFilters {
+  BodyFilter a;  ///< A's body
+  BodyFilter b;  ///< B's body
+};
+
 /// Contacts of any two shapes: collide() on every pair of convex children within reach (a
 /// convex shape is its own only child; a compound's children near the other shape are found
 /// through its tree, a mesh's or height field's triangles through its tree or grid, each met by
@@ -82,7 +91,8 @@ struct ChildContact {
 /// kinds (mesh, height field) give nothing. Each
 /// result is in world space under xa and xb, its normal from A's child to B's.
 void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
-                     Real speculative, const Settings& settings, std::vector<ChildContact>& out);
+                     Real speculative, const Settings& settings, std::vector<ChildContact>& out,
+                     const ChildFilters* filters = nullptr);
 
 /// One triangle (of a mesh or height field posed by `xt`) against a convex shape B: one-sided (B
 /// with its origin behind the triangle's plane gives nothing), GJK on the triangle and B's core

@@ -49,13 +49,18 @@ struct ContactEvents {
   bool empty() const { return begin.empty() && end.empty() && hit.empty(); }
 };
 
-/// A sensor started or stopped overlapping a visitor (a non-sensor body that is not static).
+/// A sensor started or stopped overlapping a visitor (a non-sensor body that is not static). The
+/// sensor is a sensor body (BodyDef::isSensor; sensorChild -1) or a sensor child of a compound
+/// (CompoundChild::isSensor; sensorChild its index, `sensor` its body). A visitor is reported
+/// once per sensor, whichever of its pieces overlap; its own sensor children do not count.
 struct SensorEvent {
   BodyId sensor;
   BodyId visitor;
+  int sensorChild = -1;  ///< the sensor compound child's index; -1 for a sensor body
 };
 
-/// The sensor events of the last step (World::sensorEvents), each sorted by (sensor, visitor).
+/// The sensor events of the last step (World::sensorEvents), each sorted by (sensor, sensorChild,
+/// visitor).
 struct SensorEvents {
   std::vector<SensorEvent> begin;
   std::vector<SensorEvent> end;

@@ -9,11 +9,13 @@
 /// (a chair, a dumbbell); meshes and height fields will be added as new ShapeType values.
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "tumble/aabb.h"
+#include "tumble/filter.h"
 #include "tumble/hull.h"
 #include "tumble/math.h"
 #include "tumble/mesh.h"
@@ -175,10 +177,28 @@ class Shape {
   std::shared_ptr<const CylinderCore> cylinder_;
 };
 
-/// One child of a compound: a convex shape placed by `local` in the compound's frame.
+/// One child of a compound: a convex shape placed by `local` in the compound's frame, with an
+/// optional filter and sensor flag of its own.
+///
+/// Why here: a compound child plays the part of a Box2D v3 shape on a body (b2ShapeDef carries
+/// `filter` and `isSensor`, so one body can have a solid hull and a trigger volume), and Jolt
+/// reaches a compound's sub-shapes through sub-shape ids that carry their own collision data.
+/// Putting them on the child keeps that one place: a scene file's child object, makeCompound and
+/// the snapshot (shapes are saved by content) all see the child whole, and bodies sharing a
+/// compound share its children's flags, as they share its geometry. The body keeps its own
+/// BodyDef::filter for every child without one (and World::setFilter still changes those).
 struct CompoundChild {
   Shape shape;
   Transform local;
+  /// This child's filter; none: the body's (BodyDef::filter). Two children of two bodies make
+  /// contacts iff shouldCollide passes on their filters (groups decide first, as for bodies);
+  /// the world's queries test a QueryFilter against it as against a body's.
+  std::optional<BodyFilter> filter = std::nullopt;
+  /// A sensor child makes no contacts (the rest of the compound collides as usual) and reports
+  /// the bodies it overlaps as sensor events naming the body and this child's index
+  /// (SensorEvent::sensorChild); queries and other sensors do not see it. It counts in the
+  /// compound's mass like any child (Box2D v3 counts a sensor shape's density too).
+  bool isSensor = false;
 };
 
 /// Several convex children in one rigid body (shared, immutable; see makeCompound). Children
@@ -189,6 +209,20 @@ struct Compound {
   StaticBvh tree;                 ///< over childBounds: the children near a box
   std::vector<Vec3> corePoints;   ///< every child's core points in the compound's frame
   MassProperties unitMass;        ///< at density 1 kg/m^3 (mass and inertia scale with density)
+  bool anyFilter = false;         ///< some child has its own filter
+  bool anySensor = false;         ///< some child is a sensor
+  /// The distinct own filters of the children that are not sensors, in child order.
+  std::vector<BodyFilter> solidFilters;
+  /// Some child that is not a sensor has no filter of its own (it takes the body's).
+  bool solidInherits = true;
+  /// Sets anyFilter, anySensor, solidFilters and solidInherits from the children (makeCompound
+  /// calls it; a compound built by hand calls it after filling `children`).
+  void summariseChildren();
+  /// The filter child `k` collides with: its own, else `body` (the body's).
+  const BodyFilter& childFilter(int k, const BodyFilter& body) const {
+    const std::optional<BodyFilter>& f = children[static_cast<size_t>(k)].filter;
+    return f ? *f : body;
+  }
 };
 
 /// A box with the given half extents (m, each finite and > 0), centred on its local origin: a
@@ -209,8 +243,8 @@ Expected<Shape> makeCapsule(Real radius, Real halfHeight);
 Expected<Shape> makeCylinder(Real radius, Real halfHeight);
 
 /// A compound of convex children (1 to 65535; each a hull, sphere, capsule, cylinder or rounded
-/// hull, its pose finite with a non-zero quaternion, normalised here). Fails naming the child that
-/// is not.
+/// hull, its pose finite with a non-zero quaternion, normalised here), each child's filter and
+/// sensor flag kept as given. Fails naming the child that is not.
 Expected<Shape> makeCompound(std::span<const CompoundChild> children);
 
 /// A static mesh of `triangles` (vertex indices, counter-clockwise seen from the front) over

@@ -11,7 +11,7 @@
 /// and the contact filter callback (things of the process, kept by restore) and the statistics of
 /// the last step.
 ///
-/// Format (version 1; all numbers little-endian, doubles as their IEEE-754 bits):
+/// Format (version 2; all numbers little-endian, doubles as their IEEE-754 bits):
 ///   offset 0  8 bytes  magic "TUMBLESN"
 ///   offset 8  u32      version (kSnapshotVersion)
 ///   offset 12 u32      flags (0)
@@ -35,8 +35,9 @@ namespace tumble {
 
 class World;
 
-/// The version this build writes and the newest it reads.
-inline constexpr uint32_t kSnapshotVersion = 1;
+/// The version this build writes and the newest it reads (2 added compound children's filters
+/// and sensor flags, and sensor events' child; a version 1 snapshot is read without them).
+inline constexpr uint32_t kSnapshotVersion = 2;
 
 /// The world's state as bytes (format above). Deterministic: the same state gives the same bytes.
 std::vector<uint8_t> saveSnapshot(const World& world);

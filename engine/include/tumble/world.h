@@ -293,8 +293,11 @@ class World {
   bool checkDrag(DragId id, const char* call) const;
   BodyView viewOf(int index) const;
   bool accepts(const QueryFilter& filter, int index) const;
+  // The piece `child` (body_cores.h's index) of a body accepts() passed: false for a sensor
+  // child or a child whose own filter the query's bits reject.
+  bool acceptsPiece(const QueryFilter& filter, const Body& b, int child) const;
   void refreshStale() const;
-  bool rayBody(int index, const RayInput& ray, RayCastHit& hit) const;
+  bool rayBody(int index, const RayInput& ray, const QueryFilter& filter, RayCastHit& hit) const;
   std::vector<BodyId> overlapCore(const SupportShape& core, const Transform& xf, Real radius,
                                   const Aabb& box, const QueryFilter& filter) const;
   // The plugged task system, else the pool of settings_.threads workers (made when first

@@ -813,8 +813,22 @@ constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
 }  // namespace
 
 void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
-                     Real speculative, const Settings& settings, std::vector<ChildContact>& out) {
+                     Real speculative, const Settings& settings, std::vector<ChildContact>& out,
+                     const ChildFilters* filters) {
   const size_t first = out.size();
+  // The filter child k of `c` collides with (a convex shape, mesh or height field: its body's);
+  // null for a sensor child, which collides with nothing.
+  auto filterOf = [](const Compound* c, uint32_t k, const BodyFilter& body) -> const BodyFilter* {
+    if (!c) return &body;
+    const CompoundChild& ch = c->children[k];
+    return ch.isSensor ? nullptr : ch.filter ? &*ch.filter : &body;
+  };
+  auto allowed = [&](const Compound* cA, uint32_t i, const Compound* cB, uint32_t j) {
+    if (!filters) return true;
+    const BodyFilter* fa = filterOf(cA, i, filters->a);
+    const BodyFilter* fb = filterOf(cB, j, filters->b);
+    return fa && fb && shouldCollide(*fa, *fb);
+  };
   auto pair = [&](const Shape& ca, const Transform& ta, uint32_t ia, const Shape& cb,
                   const Transform& tb, uint32_t ib) {
     ChildContact c;
@@ -835,7 +849,10 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
     const Transform& xf = flip ? xb : xa;
     const Transform& xo = flip ? xa : xb;
     const Transform toField = inverse(xf);
+    const Compound* co = other.compound();
     auto meet = [&](const Shape& child, const Transform& xc, uint32_t childIndex) {
+      if (!(flip ? allowed(co, childIndex, nullptr, 0) : allowed(nullptr, 0, co, childIndex)))
+        return;
       const Aabb reach = child.bounds(compose(toField, xc)).fattened(speculative);
       auto visit = [&](const TriangleRef& t) {
         ChildContact c;
@@ -859,7 +876,7 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
       else
         field.heightField()->forTriangles(reach, visit);
     };
-    if (const Compound* co = other.compound()) {
+    if (co) {
       const Aabb reach = field.bounds(compose(inverse(xo), xf)).fattened(speculative);
       co->tree.query(reach, [&](int j) {
         meet(co->children[j].shape, compose(xo, co->children[j].local), static_cast<uint32_t>(j));
@@ -880,12 +897,14 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
   if (ca && !cb) {
     const Aabb reach = b.bounds(compose(inverse(xa), xb)).fattened(speculative);
     ca->tree.query(reach, [&](int i) {
+      if (!allowed(ca, static_cast<uint32_t>(i), nullptr, 0)) return;
       const CompoundChild& c = ca->children[i];
       pair(c.shape, compose(xa, c.local), static_cast<uint32_t>(i), b, xb, 0);
     });
   } else if (!ca) {
     const Aabb reach = a.bounds(compose(inverse(xb), xa)).fattened(speculative);
     cb->tree.query(reach, [&](int j) {
+      if (!allowed(nullptr, 0, cb, static_cast<uint32_t>(j))) return;
       const CompoundChild& c = cb->children[j];
       pair(a, xa, 0, c.shape, compose(xb, c.local), static_cast<uint32_t>(j));
     });
@@ -893,10 +912,13 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
     const Transform bInA = compose(inverse(xa), xb), aInB = inverse(bInA);
     const Aabb reachA = b.bounds(bInA).fattened(speculative);
     ca->tree.query(reachA, [&](int i) {
+      // A sensor child meets nothing: no walk of B's tree for it.
+      if (filters && ca->children[i].isSensor) return;
       const CompoundChild& c = ca->children[i];
       const Aabb reachB = c.shape.bounds(compose(aInB, c.local)).fattened(speculative);
       const Transform ta = compose(xa, c.local);
       cb->tree.query(reachB, [&](int j) {
+        if (!allowed(ca, static_cast<uint32_t>(i), cb, static_cast<uint32_t>(j))) return;
         const CompoundChild& d = cb->children[j];
         pair(c.shape, ta, static_cast<uint32_t>(i), d.shape, compose(xb, d.local),
              static_cast<uint32_t>(j));

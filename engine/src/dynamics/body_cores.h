@@ -21,6 +21,34 @@ inline Aabb toLocal(const Aabb& box, const Transform& xf) {
   return Aabb{lc - ext, lc + ext}.fattened(slack);
 }
 
+// The compound of `b` when some child has its own filter or is a sensor (shape.h,
+// CompoundChild); null otherwise, and then the body's filter and sensor flag speak for it whole.
+inline const Compound* flaggedCompound(const Body& b) {
+  const Compound* c = b.shape.compound();
+  return c && (c->anyFilter || c->anySensor) ? c : nullptr;
+}
+
+// The filter the piece `child` of `b` (forEachCore's index) collides with: a compound child's
+// own, else the body's; null for a sensor child (it is not matter: nothing collides with it).
+inline const BodyFilter* pieceFilter(const Body& b, int child) {
+  const Compound* c = b.shape.compound();
+  if (!c || child < 0) return &b.filter;
+  const CompoundChild& ch = c->children[static_cast<size_t>(child)];
+  return ch.isSensor ? nullptr : ch.filter ? &*ch.filter : &b.filter;
+}
+
+// True when f(filter) is true for one of the filters the solid (non-sensor) pieces of `b`
+// collide with: the body's alone unless its compound is flagged, else each distinct child filter
+// (Compound::solidFilters) and the body's when a solid child has none of its own.
+template <class F>
+bool anySolidFilter(const Body& b, F&& f) {
+  const Compound* c = flaggedCompound(b);
+  if (!c) return f(b.filter);
+  for (const BodyFilter& x : c->solidFilters)
+    if (f(x)) return true;
+  return c->solidInherits && f(b.filter);
+}
+
 // Calls visit(core, pose, radius, child) for each convex piece of `b` (posed by `xf`) whose box
 // may overlap `box`: the body itself when convex (child -1), its compound children, its mesh or
 // height-field triangles (radius 0, child = triangle index), in a fixed order.

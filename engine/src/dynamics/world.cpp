@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/contact_update.h"
@@ -542,7 +543,11 @@ void World::collideChildPairs(const Body& A, const Body& B, const ContactPair* o
                               std::vector<Manifold>& next, NarrowPhaseCounters& counters) {
   std::vector<ChildContact>& found = childContacts_;
   found.clear();
-  collideChildren(A.shape, A.transform(), B.shape, B.transform(), speculative, s, found);
+  // Compound children with their own filters or sensor flags are filtered pair by pair.
+  const ChildFilters filters{A.filter, B.filter};
+  const bool byChild = flaggedCompound(A) || flaggedCompound(B);
+  collideChildren(A.shape, A.transform(), B.shape, B.transform(), speculative, s, found,
+                  byChild ? &filters : nullptr);
   const Manifold* old =
       oldPair && oldPair->manifold >= 0 ? &manifolds_[oldPair->manifold] : nullptr;
   const int oldCount = old ? oldPair->manifoldCount : 0;

@@ -36,10 +36,6 @@ Vec3 worldPoint(const Body& a, const Body& b, const ContactPoint& cp) {
   return 0.5 * (a.center + a.rotation * cp.localA + b.center + b.rotation * cp.localB);
 }
 
-bool lessPair(BodyId a0, BodyId b0, BodyId a1, BodyId b1) {
-  return a0.index != a1.index ? a0.index < a1.index : b0.index < b1.index;
-}
-
 template <class T>
 void append(std::vector<T>& to, std::vector<T>& from) {
   to.insert(to.end(), from.begin(), from.end());
@@ -49,8 +45,9 @@ void append(std::vector<T>& to, std::vector<T>& from) {
 }  // namespace
 
 void World::countFlags(const Body& b, int sign) {
-  if (!(b.filter == BodyFilter{})) filteredBodies_ += sign;
-  if (b.isSensor) sensorBodies_ += sign;
+  const Compound* c = b.shape.compound();
+  if (!(b.filter == BodyFilter{}) || (c && c->anyFilter)) filteredBodies_ += sign;
+  if (b.isSensor || (c && c->anySensor)) sensorBodies_ += sign;
   if (b.hitEventSpeed < std::numeric_limits<Real>::infinity()) hitBodies_ += sign;
   if (b.bullet) bullets_ += sign;
 }
@@ -78,13 +75,22 @@ void World::setContactFilter(ContactFilter filter) {
 }
 
 // `keys` sorted: joints, then the bodies' filters, then sensors (they make no contacts), then the
-// user's filter, asked in key order. Each test runs only while some body needs it.
+// user's filter, asked in key order. Each test runs only while some body needs it. A compound
+// with filtered or sensor children passes when one pair of solid children could collide (the
+// narrow phase, collideChildren, then filters child by child).
 void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
   std::erase_if(keys, [&](const std::pair<int, int>& k) {
     if (jointFiltered(k.first, k.second)) return true;
     const Body& a = bodies_[k.first];
     const Body& b = bodies_[k.second];
-    if (filteredBodies_ > 0 && !shouldCollide(a.filter, b.filter)) return true;
+    if ((filteredBodies_ > 0 || sensorBodies_ > 0) && (flaggedCompound(a) || flaggedCompound(b))) {
+      if (!anySolidFilter(a, [&](const BodyFilter& fa) {
+            return anySolidFilter(b, [&](const BodyFilter& fb) { return shouldCollide(fa, fb); });
+          }))
+        return true;
+    } else if (filteredBodies_ > 0 && !shouldCollide(a.filter, b.filter)) {
+      return true;
+    }
     if (sensorBodies_ > 0 && (a.isSensor || b.isSensor)) return true;
     return contactFilter_ && !contactFilter_(idAt(k.first), idAt(k.second));
   });
@@ -148,47 +154,71 @@ void World::reportHits() {
 // At the end of the step, each sensor (in index order) looks for visitors in the broad-phase tree
 // at the bodies' final poses: non-sensor, non-static bodies its filter accepts (Box2D v3's rule),
 // overlapping or touching by GJK on the cores with the radii (compound children and mesh
-// triangles one by one).
+// triangles one by one). A sensor is a sensor body (child -1: all its pieces, its children's
+// sensor flags aside) or a sensor child of a solid body's compound (that piece alone); a visitor's
+// sensor children are not matter and are not seen, and with compound child filters each pair of
+// pieces is filtered (pieceFilter) instead of the bodies.
 void World::updateSensors() {
   if (sensorBodies_ == 0 && sensorOverlaps_.empty()) return;
   refreshStale();
   sensorScratch_.clear();
   for (int s = 0; s < static_cast<int>(bodies_.size()); ++s) {
     const Body& S = bodies_[s];
-    if (!S.alive || !S.isSensor) continue;
-    const Aabb boxS = bodyAabb(S);
-    std::vector<int>& found = sensorCandidates_;
-    found.clear();
-    broadPhase_.tree().query(boxS, [&](int proxy) {
-      const int index = broadPhase_.tree().userData(proxy);
-      if (!isStale_[index]) found.push_back(index);
-      return true;
-    });
-    for (const int index : stale_) found.push_back(index);
-    std::sort(found.begin(), found.end());
+    if (!S.alive) continue;
+    const Compound* cs = flaggedCompound(S);
+    if (!S.isSensor && !(cs && cs->anySensor)) continue;
     const Transform xs = S.transform();
-    for (const int v : found) {
-      const Body& V = bodies_[v];
-      if (v == s || !V.alive || V.isSensor || V.type == BodyType::Static) continue;
-      if (filteredBodies_ > 0 && !shouldCollide(S.filter, V.filter)) continue;
-      const Aabb boxV = bodyAabb(V);
-      if (!boxS.overlaps(boxV)) continue;
-      const Transform xv = V.transform();
-      bool overlap = false;
-      forEachCore(S, xs, boxV, [&](const SupportShape& cs, const Transform& xcs, Real rs, int) {
-        if (overlap) return;
-        forEachCore(V, xv, boxS, [&](const SupportShape& cv, const Transform& xcv, Real rv, int) {
-          if (overlap) return;
-          const GjkResult g = gjkDistance(cs, xcs, cv, xcv, settings_.gjk);
-          overlap = g.intersecting() || g.distance <= rs + rv;
-        });
+    // child -1: the sensor body whole; else the sensor child `child` of a solid body.
+    auto detect = [&](int child, const Aabb& boxS) {
+      std::vector<int>& found = sensorCandidates_;
+      found.clear();
+      broadPhase_.tree().query(boxS, [&](int proxy) {
+        const int index = broadPhase_.tree().userData(proxy);
+        if (!isStale_[index]) found.push_back(index);
+        return true;
       });
-      if (overlap) sensorScratch_.push_back({idAt(s), idAt(v)});
+      for (const int index : stale_) found.push_back(index);
+      std::sort(found.begin(), found.end());
+      for (const int v : found) {
+        const Body& V = bodies_[v];
+        if (v == s || !V.alive || V.isSensor || V.type == BodyType::Static) continue;
+        const bool byPiece = cs || flaggedCompound(V);
+        if (!byPiece && filteredBodies_ > 0 && !shouldCollide(S.filter, V.filter)) continue;
+        const Aabb boxV = bodyAabb(V);
+        if (!boxS.overlaps(boxV)) continue;
+        const Transform xv = V.transform();
+        bool overlap = false;
+        forEachCore(S, xs, boxV, [&](const SupportShape& sc, const Transform& xsc, Real rs, int i) {
+          if (overlap || (child >= 0 && i != child)) return;
+          const BodyFilter& fs = cs && i >= 0 ? cs->childFilter(i, S.filter) : S.filter;
+          forEachCore(V, xv, boxS,
+                      [&](const SupportShape& cv, const Transform& xcv, Real rv, int j) {
+                        if (overlap) return;
+                        if (byPiece) {
+                          const BodyFilter* fv = pieceFilter(V, j);
+                          if (!fv || !shouldCollide(fs, *fv)) return;
+                        }
+                        const GjkResult g = gjkDistance(sc, xsc, cv, xcv, settings_.gjk);
+                        overlap = g.intersecting() || g.distance <= rs + rv;
+                      });
+        });
+        if (overlap) sensorScratch_.push_back({idAt(s), idAt(v), child});
+      }
+    };
+    if (S.isSensor) {
+      detect(-1, bodyAabb(S));
+      continue;  // a sensor body is one sensor, its children's flags aside
+    }
+    for (int k = 0; k < static_cast<int>(cs->children.size()); ++k) {
+      const CompoundChild& ch = cs->children[static_cast<size_t>(k)];
+      if (ch.isSensor) detect(k, ch.shape.bounds(compose(xs, ch.local)));
     }
   }
-  // Both sorted by (sensor, visitor): the difference is the events.
+  // Both sorted by (sensor, sensor child, visitor): the difference is the events.
   auto less = [](const SensorEvent& x, const SensorEvent& y) {
-    return lessPair(x.sensor, x.visitor, y.sensor, y.visitor);
+    if (x.sensor.index != y.sensor.index) return x.sensor.index < y.sensor.index;
+    if (x.sensorChild != y.sensorChild) return x.sensorChild < y.sensorChild;
+    return x.visitor.index < y.visitor.index;
   };
   size_t oi = 0;
   for (const SensorEvent& e : sensorScratch_) {

@@ -13,8 +13,19 @@ std::vector<BodyId> World::overlapAabb(const Aabb& box, const QueryFilter& filte
   std::vector<BodyId> out;
   refreshStale();
   auto consider = [&](int index) {
-    if (accepts(filter, index) && bodyAabb(bodies_[index]).overlaps(box))
-      out.push_back({index, bodies_[index].generation});
+    const Body& b = bodies_[index];
+    if (!accepts(filter, index) || !bodyAabb(b).overlaps(box)) return;
+    if (const Compound* c = flaggedCompound(b)) {
+      // Only the children the filter accepts count: one of their boxes must overlap.
+      const Transform xf = b.transform();
+      bool any = false;
+      for (int k = 0; k < static_cast<int>(c->children.size()) && !any; ++k) {
+        const CompoundChild& ch = c->children[static_cast<size_t>(k)];
+        any = acceptsPiece(filter, b, k) && ch.shape.bounds(compose(xf, ch.local)).overlaps(box);
+      }
+      if (!any) return;
+    }
+    out.push_back({index, b.generation});
   };
   broadPhase_.tree().query(box, [&](int proxy) {
     const int index = broadPhase_.tree().userData(proxy);
@@ -35,8 +46,8 @@ std::vector<BodyId> World::overlapCore(const SupportShape& core, const Transform
     if (!accepts(filter, index) || !bodyAabb(b).overlaps(box)) return;
     bool touched = false;
     forEachCore(b, b.transform(), box,
-                [&](const SupportShape& s, const Transform& xs, Real r, int) {
-                  if (touched) return;
+                [&](const SupportShape& s, const Transform& xs, Real r, int child) {
+                  if (touched || !acceptsPiece(filter, b, child)) return;
                   const GjkResult g = gjkDistance(core, xf, s, xs, settings_.gjk);
                   touched = g.intersecting() || g.distance <= radius + r;
                 });
@@ -85,6 +96,7 @@ std::optional<ShapeCastHit> World::castShape(const Shape& shape, const Transform
     forEachCore(
         b, b.transform(), swept,
         [&](const SupportShape& s, const Transform& xs, Real r, int child) {
+          if (!acceptsPiece(filter, b, child)) return;
           const CastResult c = castCores(core, xf, radius, translation, s, xs, r,
                                          best ? best->fraction : 1.0, settings_.gjk);
           if (!c.hit()) return;
@@ -133,8 +145,16 @@ void World::sweepBullets() {
       if (index == i || !o.alive || o.bullet || !bodyAabb(o).overlaps(swept)) return;
       // Jointed bodies that do not collide (JointBase::collideConnected) do not stop it either.
       if (jointFiltered(std::min(i, index), std::max(i, index))) return;
+      // Nor do sensors, bodies or children whose filter rejects the bullet's (a sensor child is
+      // not matter).
+      const bool byChild = flaggedCompound(o) != nullptr;
+      if (o.isSensor || (!byChild && !shouldCollide(b.filter, o.filter))) return;
       forEachCore(
-          o, o.transform(), swept, [&](const SupportShape& s, const Transform& xs, Real r, int) {
+          o, o.transform(), swept, [&](const SupportShape& s, const Transform& xs, Real r, int k) {
+            if (byChild) {
+              const BodyFilter* f = pieceFilter(o, k);
+              if (!f || !shouldCollide(b.filter, *f)) return;
+            }
             const CastResult c =
                 castCores(b.support, start, radius, translation, s, xs, r, best, settings_.gjk);
             if (c.hit() && c.fraction > 0.0 && c.fraction < best) best = c.fraction;

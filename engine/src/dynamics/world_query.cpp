@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "dynamics/body_cores.h"
 #include "dynamics/drag.h"
 #include "tumble/world.h"
 
@@ -22,10 +23,17 @@ RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
   return best;
 }
 
+namespace {
+bool passesBits(const QueryFilter& q, const BodyFilter& f) {
+  return (f.category & q.mask) != 0 && (q.category & f.mask) != 0;
+}
+}  // namespace
+
 bool World::accepts(const QueryFilter& filter, int index) const {
   const Body& b = bodies_[index];
-  if ((b.filter.category & filter.mask) == 0 || (filter.category & b.filter.mask) == 0)
-    return false;
+  // A compound with filtered or sensor children: some solid child's filter must pass (each child
+  // is then tested by acceptsPiece).
+  if (!anySolidFilter(b, [&](const BodyFilter& f) { return passesBits(filter, f); })) return false;
   const BodyId id{index, b.generation};
   if (filter.ignore == id) return false;
   return !filter.predicate || filter.predicate(id);
@@ -46,7 +54,14 @@ void World::refreshStale() const {
   }
 }
 
-bool World::rayBody(int index, const RayInput& ray, RayCastHit& hit) const {
+bool World::acceptsPiece(const QueryFilter& filter, const Body& b, int child) const {
+  if (!flaggedCompound(b)) return true;  // accepts() has tested the body's filter
+  const BodyFilter* f = pieceFilter(b, child);
+  return f && passesBits(filter, *f);
+}
+
+bool World::rayBody(int index, const RayInput& ray, const QueryFilter& filter,
+                    RayCastHit& hit) const {
   const Body& b = bodies_[index];
   const Transform xf = b.transform();
   const Vec3 o = xf.applyInverse(ray.origin), d = xf.rotateInverse(ray.direction);
@@ -57,6 +72,7 @@ bool World::rayBody(int index, const RayInput& ray, RayCastHit& hit) const {
     // Shape::rayCast's loop, keeping the child: the nearest, ties to the lower child.
     bool any = false;
     for (int k = 0; k < static_cast<int>(c->children.size()); ++k) {
+      if (!acceptsPiece(filter, b, k)) continue;
       const CompoundChild& ch = c->children[k];
       Real tk;
       Vec3 nk;
@@ -85,7 +101,7 @@ std::optional<RayCastHit> World::castRayClosest(const Vec3& origin, const Vec3& 
   refreshStale();
   auto consider = [&](int index, const RayInput& ray) {
     RayCastHit h;
-    if (!accepts(filter, index) || !rayBody(index, ray, h)) return;
+    if (!accepts(filter, index) || !rayBody(index, ray, filter, h)) return;
     // Ties go to the lower index, whatever the tree order.
     if (best &&
         (h.fraction > best->fraction || (h.fraction == best->fraction && index > best->body.index)))
@@ -111,7 +127,7 @@ std::optional<RayCastHit> World::castRayAny(const Vec3& origin, const Vec3& tran
       RayInput{origin, translation, 1.0}, [&](const RayInput& ray, int proxy) -> Real {
         const int index = broadPhase_.tree().userData(proxy);
         RayCastHit h;
-        if (isStale_[index] || !accepts(filter, index) || !rayBody(index, ray, h))
+        if (isStale_[index] || !accepts(filter, index) || !rayBody(index, ray, filter, h))
           return ray.maxFraction;
         found = h;
         return 0.0;
@@ -119,7 +135,8 @@ std::optional<RayCastHit> World::castRayAny(const Vec3& origin, const Vec3& tran
   for (const int index : stale_) {
     if (found) break;
     RayCastHit h;
-    if (accepts(filter, index) && rayBody(index, RayInput{origin, translation, 1.0}, h)) found = h;
+    if (accepts(filter, index) && rayBody(index, RayInput{origin, translation, 1.0}, filter, h))
+      found = h;
   }
   return found;
 }
@@ -131,7 +148,7 @@ std::vector<RayCastHit> World::castRayAll(const Vec3& origin, const Vec3& transl
   refreshStale();
   auto consider = [&](int index, const RayInput& ray) {
     RayCastHit h;
-    if (accepts(filter, index) && rayBody(index, ray, h)) hits.push_back(h);
+    if (accepts(filter, index) && rayBody(index, ray, filter, h)) hits.push_back(h);
   };
   broadPhase_.tree().rayCast(RayInput{origin, translation, 1.0},
                              [&](const RayInput& ray, int proxy) -> Real {

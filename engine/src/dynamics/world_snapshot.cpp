@@ -41,6 +41,7 @@ class Writer {
  public:
   static constexpr bool kReading = false;
   std::vector<uint8_t> bytes;
+  uint32_t version = kSnapshotVersion;  // the format written: always the newest
 
   void context(const char*, int = -1) {}
   template <class T>
@@ -88,6 +89,7 @@ class Reader {
   size_t pos = 0;
   size_t base = 0;  // offset of data[0] in the whole snapshot (the header before it)
   std::string error;
+  uint32_t version = kSnapshotVersion;  // the header's: fields added later are read from then on
 
   explicit Reader(std::span<const uint8_t> d, size_t b) : data(d), base(b) {}
 
@@ -288,6 +290,17 @@ struct SnapshotCodec {
     return t.index[key] = static_cast<int>(t.shapes.size()) - 1;
   }
 
+  // A compound child's own filter and sensor flag (from version 2; none before).
+  template <class IO>
+  static void childFlags(IO& o, CompoundChild& child) {
+    if (o.version < 2) return;
+    bool own = child.filter.has_value();
+    o.flag(own, "child has a filter"), o.flag(child.isSensor, "child sensor");
+    if (!own) return;
+    if (!child.filter) child.filter.emplace();
+    o.pod(child.filter->category), o.pod(child.filter->mask), o.pod(child.filter->group);
+  }
+
   static void writeShape(Writer& o, const Shape& s, const ShapeTable& t) {
     ShapeType type = s.type();
     o.enumeration(type, kShapeTypeCount, "shape kind");
@@ -324,6 +337,7 @@ struct SnapshotCodec {
           io(o, child.local.position, "child position"),
               io(o, child.local.rotation, "child rotation");
           io(o, c.childBounds[&child - c.children.data()], "child bounds");
+          childFlags(o, child);
         }
         list(o, c.corePoints, 24, "core points", [&](Vec3& p) { io(o, p, "core point"); });
         io(o, c.unitMass);
@@ -398,13 +412,15 @@ struct SnapshotCodec {
           if (o.ok()) child.shape = known[k];
           io(o, child.local.position, "child position"),
               io(o, child.local.rotation, "child rotation");
-          c->children.push_back(child);
           io(o, c->childBounds.emplace_back(), "child bounds");
+          childFlags(o, child);
+          c->children.push_back(child);
         }
         list(o, c->corePoints, 24, "core points", [&](Vec3& p) { io(o, p, "core point"); });
         io(o, c->unitMass);
         if (!o.ok()) return {};
         c->tree = StaticBvh(c->childBounds);
+        c->summariseChildren();
         return Shape(std::shared_ptr<const Compound>(std::move(c)));
       }
       case ShapeType::Mesh: {
@@ -597,8 +613,10 @@ struct SnapshotCodec {
     // events of World calls since the last step (reported with the next step's), and the last
     // step's events (what contactEvents() and sensorEvents() show now).
     auto sensors = [&](std::vector<SensorEvent>& v) {
-      list(o, v, 16, "sensor events",
-           [&](SensorEvent& e) { id(o, e.sensor, bodies), id(o, e.visitor, bodies); });
+      list(o, v, 16, "sensor events", [&](SensorEvent& e) {
+        id(o, e.sensor, bodies), id(o, e.visitor, bodies);
+        if (o.version >= 2) o.integer(e.sensorChild, "sensor child", -1, 65534);
+      });
     };
     auto contacts = [&](ContactEvents& e) {
       list(o, e.begin, 64, "begin events", [&](ContactBeginEvent& c) {
@@ -706,9 +724,14 @@ struct SnapshotCodec {
     w.filteredBodies_ = w.sensorBodies_ = w.hitBodies_ = w.bullets_ = 0;
     for (const Body& b : w.bodies_)
       if (b.alive) w.countFlags(b, +1);
-    for (const SensorEvent& e : w.sensorOverlaps_)
+    for (const SensorEvent& e : w.sensorOverlaps_) {
       if (!alive(e.sensor) || !alive(e.visitor))
         return "a sensor overlap names a body that is not alive";
+      const Compound* c = w.bodies_[e.sensor.index].shape.compound();
+      if (e.sensorChild >= 0 && !(c && e.sensorChild < static_cast<int>(c->children.size()) &&
+                                  c->children[static_cast<size_t>(e.sensorChild)].isSensor))
+        return "a sensor overlap names a child that is not a sensor";
+    }
     // Each sleeping island's list, from its first member, ends without meeting a body twice
     // (waking walks it).
     std::vector<char> listed(n, 0);
@@ -828,13 +851,15 @@ struct SnapshotCodec {
                     static_cast<unsigned long long>(sum));
       return failure(message);
     }
-    return restorePayload(target, payload);
+    return restorePayload(target, payload, version);
   }
 
   // The payload only (the fuzz target calls this through restoreSnapshot with a good header).
-  static Expected<void> restorePayload(World& target, std::span<const uint8_t> payload) {
+  static Expected<void> restorePayload(World& target, std::span<const uint8_t> payload,
+                                       uint32_t version) {
     auto failure = [](std::string m) { return Expected<void>::failure("snapshot: " + m); };
     Reader o(payload, kHeaderSize);
+    o.version = version;
     o.context("settings");
     Settings settings;
     const size_t keyCount = o.count(0, 2, "settings");

@@ -489,7 +489,23 @@ Expected<Shape> makeCompound(std::span<const CompoundChild> children) {
       c->corePoints.push_back(child.local.apply(p));
   }
   c->tree = StaticBvh(c->childBounds);
+  c->summariseChildren();
   return Shape(std::shared_ptr<const Compound>(std::move(c)));
+}
+
+void Compound::summariseChildren() {
+  anyFilter = anySensor = solidInherits = false;
+  solidFilters.clear();
+  for (const CompoundChild& child : children) {
+    anyFilter = anyFilter || child.filter.has_value();
+    anySensor = anySensor || child.isSensor;
+    if (child.isSensor) continue;
+    if (!child.filter)
+      solidInherits = true;
+    else if (std::find(solidFilters.begin(), solidFilters.end(), *child.filter) ==
+             solidFilters.end())
+      solidFilters.push_back(*child.filter);
+  }
 }
 
 Expected<Shape> makeHull(std::span<const Vec3> points) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -73,6 +74,8 @@ struct CompoundChildSpec {
   ShapeSpec shape;
   Transform local;   ///< position and (normalised) orientation in the compound's frame
   std::string path;  ///< the child's JSON path: `bodies[0].shape.compound[1]`
+  std::optional<BodyFilter> filter = std::nullopt;  ///< "filter": CompoundChild::filter
+  bool isSensor = false;                            ///< "sensor": CompoundChild::isSensor
 };
 
 /// Reads a shape description at `path`: inline points [[x, y, z], ...] or an object with exactly

@@ -255,6 +255,28 @@ std::string fileName(const Json& j, const std::string& path) {
   return name;
 }
 
+// Bit numbers 0-63 as a mask.
+uint64_t filterBits(const Json& j, const std::string& path) {
+  if (!j.is_array()) fail(path, "expected an array of bit numbers 0-63, got " + typeName(j));
+  uint64_t out = 0;
+  for (size_t k = 0; k < j.size(); ++k)
+    out |= uint64_t{1} << integer(j[k], path + "[" + std::to_string(k) + "]", 0, 63);
+  return out;
+}
+
+// {"category": [bits], "mask": [bits], "group": n}, each optional (BodyFilter's defaults).
+BodyFilter readFilter(const Json& j, const std::string& path) {
+  object(j, path);
+  checkKeys(j, path, {"category", "mask", "group"});
+  BodyFilter f;
+  if (j.contains("category")) f.category = filterBits(j["category"], path + ".category");
+  if (j.contains("mask")) f.mask = filterBits(j["mask"], path + ".mask");
+  if (j.contains("group"))
+    f.group = integer(j["group"], path + ".group", std::numeric_limits<int>::min(),
+                      std::numeric_limits<int>::max());
+  return f;
+}
+
 ShapeSpec readCompound(const Json& j, const std::string& path) {
   const std::string form =
       "a non-empty array of children [{\"shape\": ..., \"position\": [x, y, z], \"orientation\": "
@@ -267,7 +289,7 @@ ShapeSpec readCompound(const Json& j, const std::string& path) {
   for (size_t i = 0; i < j.size(); ++i) {
     const std::string at = path + "[" + std::to_string(i) + "]";
     const Json& c = object(j[i], at);
-    checkKeys(c, at, {"shape", "position", "orientation"});
+    checkKeys(c, at, {"shape", "position", "orientation", "sensor", "filter"});
     CompoundChildSpec child;
     child.path = at;
     const std::string shapeAt = at + ".shape";
@@ -289,6 +311,9 @@ ShapeSpec readCompound(const Json& j, const std::string& path) {
     child.local.position = vec3Or(c, at, "position", Vec3(0.0));
     if (c.contains("orientation"))
       child.local.rotation = quat(c["orientation"], at + ".orientation");
+    // A body's keys, for this child alone (CompoundChild::isSensor and filter).
+    if (c.contains("sensor")) child.isSensor = boolean(c["sensor"], at + ".sensor");
+    if (c.contains("filter")) child.filter = readFilter(c["filter"], at + ".filter");
     s.children.push_back(std::move(child));
   }
   return s;
@@ -460,6 +485,8 @@ Shape ShapeCache::compound(const ShapeSpec& spec, Real s, const std::string& sca
     }
     child.local.position = scaledPoint(c.local.position, s, "position", c.path + ".position");
     child.local.rotation = c.local.rotation;
+    child.filter = c.filter;
+    child.isSensor = c.isSensor;
     children.push_back(std::move(child));
   }
   Expected<Shape> shape = makeCompound(children);
@@ -630,28 +657,6 @@ std::string settingText(const Json& v, const std::string& path) {
     return buf;
   }
   fail(path, "expected a number, boolean, string or [x, y, z], got " + typeName(v));
-}
-
-// Bit numbers 0-63 as a mask.
-uint64_t filterBits(const Json& j, const std::string& path) {
-  if (!j.is_array()) fail(path, "expected an array of bit numbers 0-63, got " + typeName(j));
-  uint64_t out = 0;
-  for (size_t k = 0; k < j.size(); ++k)
-    out |= uint64_t{1} << integer(j[k], path + "[" + std::to_string(k) + "]", 0, 63);
-  return out;
-}
-
-// {"category": [bits], "mask": [bits], "group": n}, each optional (BodyFilter's defaults).
-BodyFilter readFilter(const Json& j, const std::string& path) {
-  object(j, path);
-  checkKeys(j, path, {"category", "mask", "group"});
-  BodyFilter f;
-  if (j.contains("category")) f.category = filterBits(j["category"], path + ".category");
-  if (j.contains("mask")) f.mask = filterBits(j["mask"], path + ".mask");
-  if (j.contains("group"))
-    f.group = integer(j["group"], path + ".group", std::numeric_limits<int>::min(),
-                      std::numeric_limits<int>::max());
-  return f;
 }
 
 // [x, y, z] of booleans (a "lock" member).
