@@ -505,3 +505,47 @@ TEST_CASE("queries find a body that left its fat box during the last step", "[qu
   REQUIRE(cast);
   CHECK(cast->body == box);
 }
+
+TEST_CASE("Queries pass through sensor bodies unless the filter includes sensors") {
+  World w{Settings{}};
+  BodyDef def;
+  def.type = BodyType::Static;
+  def.shape = boxHull(Vec3(0.5));
+  def.position = Vec3(2.0, 0.0, 0.0);
+  def.isSensor = true;
+  const BodyId sensor = *w.createBody(def);
+  def.position = Vec3(5.0, 0.0, 0.0);
+  def.isSensor = false;
+  const BodyId wall = *w.createBody(def);
+  const Vec3 origin(0.0), translation(10.0, 0.0, 0.0);
+  QueryFilter all;
+  all.includeSensors = true;
+
+  const auto ray = w.castRayClosest(origin, translation);
+  REQUIRE(ray);
+  CHECK(ray->body == wall);
+  CHECK_THAT(ray->fraction, WithinAbs(0.45, 1e-12));
+  const auto raySensor = w.castRayClosest(origin, translation, all);
+  REQUIRE(raySensor);
+  CHECK(raySensor->body == sensor);
+  CHECK_THAT(raySensor->fraction, WithinAbs(0.15, 1e-12));
+  CHECK(w.castRayAll(origin, translation).size() == 1);
+  CHECK(w.castRayAll(origin, translation, all).size() == 2);
+
+  CHECK(w.overlapSphere(Vec3(2.0, 0.0, 0.0), 0.1).empty());
+  CHECK(w.overlapSphere(Vec3(2.0, 0.0, 0.0), 0.1, all) == std::vector<BodyId>{sensor});
+  const Aabb inside{Vec3(1.9, -0.1, -0.1), Vec3(2.1, 0.1, 0.1)};
+  CHECK(w.overlapAabb(inside).empty());
+  CHECK(w.overlapAabb(inside, all) == std::vector<BodyId>{sensor});
+
+  const Shape ball = *makeSphere(0.25);
+  const Transform start{origin, Quat(1.0, 0.0, 0.0, 0.0)};
+  const auto cast = w.castShape(ball, start, translation);
+  REQUIRE(cast);
+  CHECK(cast->body == wall);
+  CHECK_THAT(cast->fraction, WithinRel(0.425, 1e-9));
+  const auto castSensor = w.castShape(ball, start, translation, all);
+  REQUIRE(castSensor);
+  CHECK(castSensor->body == sensor);
+  CHECK_THAT(castSensor->fraction, WithinRel(0.125, 1e-9));
+}

@@ -18,6 +18,9 @@ struct QueryFilter {
   uint64_t category = 1;         ///< the bits the query belongs to
   uint64_t mask = ~uint64_t{0};  ///< the body categories the query accepts
   BodyId ignore;                 ///< a body to skip (invalid id: none)
+  /// Sensor bodies are skipped unless set (a trigger volume is not a wall: a ray, a shape cast or
+  /// the character mover passes through it). Sensor children of a compound are always skipped.
+  bool includeSensors = false;
   /// Called last, only for bodies that passed the bits; false skips the body. Must not change
   /// or query the world (the tree's walk is under way).
   std::function<bool(BodyId)> predicate;

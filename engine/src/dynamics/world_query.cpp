@@ -13,7 +13,9 @@ namespace tumble {
 
 RayHit World::rayCast(const Vec3& origin, const Vec3& direction) const {
   RayHit best;
-  const std::optional<RayCastHit> hit = castRayClosest(origin, direction);
+  QueryFilter every;
+  every.includeSensors = true;
+  const std::optional<RayCastHit> hit = castRayClosest(origin, direction, every);
   if (!hit) return best;
   best.hit = true;
   best.body = hit->body;
@@ -31,6 +33,7 @@ bool passesBits(const QueryFilter& q, const BodyFilter& f) {
 
 bool World::accepts(const QueryFilter& filter, int index) const {
   const Body& b = bodies_[index];
+  if (b.isSensor && !filter.includeSensors) return false;
   // A compound with filtered or sensor children: some solid child's filter must pass (each child
   // is then tested by acceptsPiece).
   if (!anySolidFilter(b, [&](const BodyFilter& f) { return passesBits(filter, f); })) return false;
