@@ -16,6 +16,7 @@
 #include "tumble/debug_draw.h"
 #include "tumble/detail/body_state.h"
 #include "tumble/detail/island_scratch.h"
+#include "tumble/detail/narrow_scratch.h"
 #include "tumble/events.h"
 #include "tumble/joint.h"
 #include "tumble/nonfinite.h"
@@ -63,7 +64,6 @@ struct Energy {
 class ContactSolver;
 class JointSet;
 struct DragConstraint;
-struct NarrowPhaseCounters;
 
 /// The simulation: bodies, their contacts, joints and drags, stepped by step(dt).
 ///
@@ -302,9 +302,10 @@ class World {
   TaskSystem* taskSystem();
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
-  void collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair, Real speculative,
-                         const Settings& s, ContactPair& p, std::vector<Manifold>& next,
-                         NarrowPhaseCounters& counters);
+  // The narrow phase's passes (world_narrow.cpp): what a pair needs, and its manifolds.
+  void classifyPair(NarrowJob& job, Real h, const Settings& s) const;
+  void collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
+                   NarrowSummary& summary, std::vector<Manifold>& out) const;
   void updateSleep(Real dt, const Settings& s);
   void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
@@ -344,7 +345,7 @@ class World {
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
   std::vector<ContactPair> nextPairs_;
   std::vector<Manifold> nextManifolds_;
-  std::vector<ChildContact> childContacts_;  ///< scratch of collideChildPairs
+  NarrowScratch narrow_;  ///< the narrow phase's jobs and results
   std::vector<std::pair<int, int>> pairKeys_;
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;
