@@ -511,18 +511,34 @@ Expected<void> World::step(Real dt) {
 constexpr Real kPredictSteps = 3;
 
 void World::updateBroadPhase(Real h, const Settings& s) {
-  for (Body& b : bodies_) {
-    if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
-    Aabb& box = boxes_[&b - bodies_.data()];
-    box = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
-    broadPhase_.moveProxy(b.proxy, box, s.broadphase.aabbMargin,
+  // The moving bodies' boxes, each into its own slot (in parallel when there are threads); then
+  // the tree takes them one by one, in body order (a tree update is not thread-safe).
+  auto moving = [](const Body& b) { return b.alive && b.type != BodyType::Static && b.awake; };
+  auto grow = [&](int i) {
+    const Body& b = bodies_[i];
+    boxes_[i] = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
+  };
+  TaskSystem* tasks = taskSystem();
+  const int n = static_cast<int>(bodies_.size());
+  if (tasks)
+    parallelFor(tasks, n, 256, [&](int begin, int end, int) {
+      for (int i = begin; i < end; ++i)
+        if (moving(bodies_[i])) grow(i);
+    });
+  for (int i = 0; i < n; ++i) {
+    const Body& b = bodies_[i];
+    if (!moving(b)) continue;
+    if (!tasks) grow(i);
+    broadPhase_.moveProxy(b.proxy, boxes_[i], s.broadphase.aabbMargin,
                           kPredictSteps * h * b.linearVelocity);
   }
-  const auto& pairs = broadPhase_.updatePairs([&](int pa, int pb) {
-    const Body& a = bodies_[broadPhase_.tree().userData(pa)];
-    const Body& b = bodies_[broadPhase_.tree().userData(pb)];
-    return a.isDynamic() || b.isDynamic();
-  });
+  const auto& pairs = broadPhase_.updatePairs(
+      [&](int pa, int pb) {
+        const Body& a = bodies_[broadPhase_.tree().userData(pa)];
+        const Body& b = bodies_[broadPhase_.tree().userData(pb)];
+        return a.isDynamic() || b.isDynamic();
+      },
+      tasks);
   stats_.pairs = static_cast<int>(pairs.size());
 }
 
