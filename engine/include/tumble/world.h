@@ -94,6 +94,9 @@ class World {
   /// workers; nullptr goes back to the pool. Not owned: it must outlive its use by this World.
   /// The result of a step does not depend on it. Kept when a snapshot is restored.
   void setTaskSystem(TaskSystem* tasks) { externalTasks_ = tasks; }
+  /// Workers a step runs on: the plugged task system's count, else the `threads` setting (0: the
+  /// hardware's threads).
+  int threadCount() const;
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],

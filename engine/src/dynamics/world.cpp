@@ -86,9 +86,14 @@ Expected<void> World::setSettings(const Settings& settings) {
   return ok();
 }
 
+int World::threadCount() const {
+  if (externalTasks_) return externalTasks_->workerCount();
+  return settings_.threads == 0 ? hardwareThreads() : settings_.threads;
+}
+
 TaskSystem* World::taskSystem() {
   if (externalTasks_) return externalTasks_;
-  const int threads = settings_.threads == 0 ? hardwareThreads() : settings_.threads;
+  const int threads = threadCount();
   if (threads <= 1) {
     pool_.reset();
     return nullptr;
