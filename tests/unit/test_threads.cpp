@@ -152,15 +152,15 @@ TEST_CASE("the golden hash of pile is the same at 1, 2, 3, 4 and 8 threads", "[t
 }
 
 TEST_CASE("a 1000-box heap gives the same bits at 1, 2, 3, 4 and 8 threads", "[threads]") {
-  // 150 steps: the lower layers land and the upper ones fall onto them (thousands of manifolds,
+  // 120 steps: the lower layers land and the upper ones fall onto them (thousands of manifolds,
   // recycled and new, and bodies woken by the contacts of others during the merge).
-  const Trace one = runAt(heap1000(), 1, 150);
+  const Trace one = runAt(heap1000(), 1, 120);
   CHECK(one.last.manifolds > 1000);
   CHECK(one.last.recycled > 100);
   CHECK(one.last.gjkCalls > 100);
   for (int threads : {2, 3, 4, 8}) {
     INFO(threads << " threads");
-    requireSame(one, runAt(heap1000(), threads, 150));
+    requireSame(one, runAt(heap1000(), threads, 120));
   }
 }
 
