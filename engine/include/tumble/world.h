@@ -308,7 +308,7 @@ class World {
   // The narrow phase's passes (world_narrow.cpp): what a pair needs, and its manifolds.
   void classifyPair(NarrowJob& job, Real h, const Settings& s) const;
   void collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
-                   NarrowSummary& summary, std::vector<Manifold>& out) const;
+                   NarrowSummary& summary, std::vector<Manifold>& children, Manifold* convex) const;
   void updateSleep(Real dt, const Settings& s);
   void sweepBullets();
   Aabb bodyAabb(const Body& b) const;

@@ -73,10 +73,11 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
 }
 
 // Runs on any worker: reads the bodies and last step's pairs and manifolds, writes only its
-// arguments. Appends a Convex job's manifold (with or without points) or a Children job's
-// manifolds (one per touching pair of children) to `out`.
+// arguments. Writes a Convex job's manifold (with or without points) to `convex`, appends a
+// Children job's manifolds (one per touching pair of children) to `children`.
 void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
-                        NarrowSummary& summary, std::vector<Manifold>& out) const {
+                        NarrowSummary& summary, std::vector<Manifold>& children,
+                        Manifold* convex) const {
   const Body& A = bodies_[job.a];
   const Body& B = bodies_[job.b];
   const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
@@ -94,7 +95,7 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
     for (const ChildContact& c : scratch) {
       while (oj < oldCount && old[oj].key < c.key) ++oj;
       const Manifold* previous = oj < oldCount && old[oj].key == c.key ? &old[oj] : nullptr;
-      Manifold& m = out.emplace_back();
+      Manifold& m = children.emplace_back();
       m.a = ia;
       m.b = ib;
       m.friction = std::sqrt(A.friction * B.friction);
@@ -111,12 +112,13 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
   }
   // Built in place (a manifold is 656 bytes): a recycled one as a copy of last step's, a new one
   // from a fresh entry.
+  Manifold& m = *convex;
   bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
-  Manifold& m = recycled ? out.emplace_back(*old) : out.emplace_back();
-  if (recycled && !remeasure(A, B, m)) {
-    recycled = false;  // tipping or rocking on the kept points: find them again
-    m = Manifold{};
+  if (recycled) {
+    m = *old;
+    if (!remeasure(A, B, m)) recycled = false;  // tipping or rocking on the kept points
   }
+  if (!recycled) m = Manifold{};
   summary.recycled = recycled;
   m.a = ia;
   m.b = ib;
@@ -194,7 +196,10 @@ void World::updateContacts(Real h, const Settings& s) {
   // with the pair's bodies in cache, as the serial loop did.
   const size_t workers = tasks ? static_cast<size_t>(tasks->workerCount()) : 1;
   if (ns.childContacts.size() < workers) ns.childContacts.resize(workers);
-  if (tasks && ns.results.size() < ns.jobs.size()) ns.results.resize(ns.jobs.size());
+  if (tasks && ns.results.size() < ns.jobs.size()) {
+    ns.results.resize(ns.jobs.size());
+    ns.convex.resize(ns.jobs.size());
+  }
   if (tasks)
     parallelFor(tasks, static_cast<int>(ns.jobs.size()), kPairGrain,
                 [&](int begin, int end, int worker) {
@@ -204,7 +209,8 @@ void World::updateContacts(Real h, const Settings& s) {
                     if (!needsWork(job.kind)) continue;
                     NarrowResult& r = ns.results[k];
                     r.manifolds.clear();
-                    collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds);
+                    collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds,
+                                job.kind == NarrowJob::Kind::Convex ? &ns.convex[k] : nullptr);
                   }
                 });
 
@@ -256,7 +262,10 @@ void World::updateContacts(Real h, const Settings& s) {
     // Found here (one thread, or decided again): appended to `next` in place.
     const size_t first = next.size();
     NarrowSummary here;
-    if (needsWork(job.kind) && !r) collidePair(job, s, ns.childContacts[0], here, next);
+    if (needsWork(job.kind) && !r) {
+      Manifold* convex = job.kind == NarrowJob::Kind::Convex ? &next.emplace_back() : nullptr;
+      collidePair(job, s, ns.childContacts[0], here, next, convex);
+    }
     if (job.kind == NarrowJob::Kind::Asleep) {
       // Asleep: keep the pair and its contact as they were.
       if (oldPair) {
@@ -298,7 +307,7 @@ void World::updateContacts(Real h, const Settings& s) {
                              crosscheckLog_, crosscheckChecked_, crosscheckDisagreed_,
                              stats_.lpPivots);
     } else {
-      const Manifold& m = r ? r->manifolds.front() : next.back();
+      const Manifold& m = r ? ns.convex[k] : next.back();
       if (summary.recycled) ++stats_.recycled;
       if (crosscheck)
         crossCheckPair(A, B, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,

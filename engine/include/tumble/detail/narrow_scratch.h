@@ -48,10 +48,10 @@ struct NarrowSummary {
   bool overlapping = false;  ///< some pair of children overlaps (GJK's verdict)
 };
 
-/// What the parallel pass found for one Convex or Children job: a Convex job's one manifold (with
-/// or without points), a Children job's manifolds in key order.
+/// What the parallel pass found for one Convex or Children job (a Convex job's manifold is in
+/// NarrowScratch::convex).
 struct NarrowResult {
-  std::vector<Manifold> manifolds;
+  std::vector<Manifold> manifolds;  ///< Children: one per touching pair of children, key order
   NarrowSummary summary;
 };
 
@@ -60,6 +60,9 @@ struct NarrowScratch {
   /// Per job (Convex and Children jobs of the parallel pass); never shrunk, so the vectors keep
   /// their capacity.
   std::vector<NarrowResult> results;
+  /// Per job: a Convex job's manifold (with or without points), contiguous so that the merge
+  /// reads them in one stream.
+  std::vector<Manifold> convex;
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
 };
 
