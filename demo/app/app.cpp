@@ -429,6 +429,8 @@ void App::stepSimulation() {
     broadHistory_.push(static_cast<float>(stats_.broadphaseMs));
     narrowHistory_.push(static_cast<float>(stats_.narrowphaseMs));
     solverHistory_.push(static_cast<float>(stats_.solverMs));
+    islandsHistory_.push(static_cast<float>(stats_.islandsMs));
+    stepThreads_ = world->threadCount();
     if (settings_.crosscheck != CrossCheckMode::Off) debugView_->pollDisagreements(crosscheckLog_);
   }
 }

@@ -133,7 +133,8 @@ class App {
   double renderCpuMs_ = 0.0;  ///< CPU time of all the process's threads (llvmpipe's too)
   double frameMs_ = 0.0;
   History frameHistory_, stepHistory_, renderHistory_, renderCpuHistory_, broadHistory_,
-      narrowHistory_, solverHistory_;
+      narrowHistory_, solverHistory_, islandsHistory_;
+  int stepThreads_ = 1;  ///< workers the last step ran on (World::threadCount)
 
   // Cross-check disagreements: the World writes them here (collide format).
   std::filesystem::path crosscheckLog_;

@@ -287,6 +287,21 @@ void App::drawStatsWindow() {
                 static_cast<long long>(s.crosscheckDisagreed));
     ImGui::Text("caps hit: GJK %d, EPA %d; max penetration %.4f m", s.gjkMaxIterationsHit,
                 s.epaMaxIterationsHit, s.maxPenetration);
+    // The threads setting as a workers slider (0: every core) beside the times it changes; the
+    // result is the same at any count.
+    if (const SettingInfo* info = findSetting("threads")) {
+      int workers = settings_.threads;
+      ImGui::PushItemWidth(160.0f);
+      if (ImGui::SliderInt("workers", &workers, 0, std::max(8, hardwareThreads()),
+                           workers == 0 ? "all cores" : "%d"))
+        setSettingFromUi(info->key, std::to_string(workers));
+      ImGui::PopItemWidth();
+      if (ImGui::IsItemHovered()) settingTooltip(*info);
+    }
+    ImGui::Text("step %.2f ms (wall) on %d worker%s:", s.stepMs, stepThreads_,
+                stepThreads_ == 1 ? "" : "s");
+    ImGui::Text("  broad-phase %.2f, narrow-phase %.2f", s.broadphaseMs, s.narrowphaseMs);
+    ImGui::Text("  solver %.2f, islands %.2f", s.solverMs, s.islandsMs);
   } else {
     ImGui::TextDisabled("bodies %d (this scene has no World)", scene_ ? scene_->bodyCount() : 0);
   }
@@ -309,6 +324,7 @@ void App::drawStatsWindow() {
     series("broad-phase", broadHistory_);
     series("narrow-phase", narrowHistory_);
     series("solver", solverHistory_);
+    series("islands", islandsHistory_);
   }
   ImGui::Text("render: %d bodies in %d draw calls", renderer_->lastBodyCount(),
               renderer_->lastDrawCalls());

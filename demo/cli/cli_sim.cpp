@@ -41,7 +41,8 @@ constexpr Flag kFlags[] = {
     {.name = "--json",
      .help = "print one JSON object at the end: scene, steps, bodies, sleeping,\n"
              "max_speed, max_penetration, nan, energy {initial, final},\n"
-             "timing_ms {step_median, step_max, broadphase, narrowphase, solver},\n"
+             "timing_ms {step_median, step_max, broadphase, narrowphase, solver,\n"
+             "islands} (wall-clock, phases as means), threads (the workers used),\n"
              "pairs, contacts, crosscheck {checked, disagreed}, state_hash"},
     {.name = "--dump",
      .metavar = "FILE",
@@ -229,7 +230,7 @@ int runSim(Args args) {
   // the resident memory per minute below shows the world's growth, not this record's.
   std::vector<Real> stepMs(static_cast<size_t>(steps), 0.0);
   size_t done = 0;
-  Real broad = 0.0, narrow = 0.0, solve = 0.0, maxPen = 0.0;
+  Real broad = 0.0, narrow = 0.0, solve = 0.0, islands = 0.0, maxPen = 0.0;
   bool nan = false;
   std::optional<Churn> churn;
   if (churnSeed) churn.emplace(*churnSeed, loaded->scene);
@@ -258,6 +259,7 @@ int runSim(Args args) {
     broad += st.broadphaseMs;
     narrow += st.narrowphaseMs;
     solve += st.solverMs;
+    islands += st.islandsMs;
     maxPen = st.maxPenetration;  // of the final state
     if (s + 1 == earlyStep) earlyRss = currentRssKb();
     if (churn && (s + 1) % stepsPerMinute == 0) rssPerMinute.push_back(currentRssKb());
@@ -339,7 +341,9 @@ int runSim(Args args) {
                       {"step_max", worst},
                       {"broadphase", broad / n},
                       {"narrowphase", narrow / n},
-                      {"solver", solve / n}};
+                      {"solver", solve / n},
+                      {"islands", islands / n}};
+    j["threads"] = w.threadCount();
     j["pairs"] = st.pairs;
     j["contacts"] = st.contacts;
     j["crosscheck"] = {{"checked", st.crosscheckChecked}, {"disagreed", st.crosscheckDisagreed}};

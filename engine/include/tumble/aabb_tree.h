@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tumble/aabb.h"
+#include "tumble/task.h"
 
 namespace tumble {
 
@@ -54,7 +55,13 @@ class AabbTree {
   /// Calls `visit(proxy)` for every leaf whose fat box overlaps `aabb`; `visit` returns false to
   /// stop the query early.
   template <class Visit>
-  void query(const Aabb& aabb, Visit&& visit) const;
+  void query(const Aabb& aabb, Visit&& visit) const {
+    query(aabb, visit, stack_);
+  }
+  /// The same with the caller's scratch stack: queries on several threads at once, each with its
+  /// own stack, are safe while nothing modifies the tree.
+  template <class Visit>
+  void query(const Aabb& aabb, Visit&& visit, std::vector<int>& stack) const;
 
   /// Calls `visit(const RayInput&, proxy)` for every leaf whose fat box the ray (clipped to the
   /// current max fraction) crosses. `visit` returns the new max fraction: 0 ends the cast, a value
@@ -107,20 +114,20 @@ class AabbTree {
 };
 
 template <class Visit>
-void AabbTree::query(const Aabb& aabb, Visit&& visit) const {
+void AabbTree::query(const Aabb& aabb, Visit&& visit, std::vector<int>& stack) const {
   if (root_ == kNull) return;
-  stack_.clear();
-  stack_.push_back(root_);
-  while (!stack_.empty()) {
-    const int id = stack_.back();
-    stack_.pop_back();
+  stack.clear();
+  stack.push_back(root_);
+  while (!stack.empty()) {
+    const int id = stack.back();
+    stack.pop_back();
     const Node& n = nodes_[id];
     if (!n.aabb.overlaps(aabb)) continue;
     if (n.child1 == kNull) {
       if (!visit(id)) return;
     } else {
-      stack_.push_back(n.child2);
-      stack_.push_back(n.child1);
+      stack.push_back(n.child2);
+      stack.push_back(n.child1);
     }
   }
 }
@@ -193,9 +200,11 @@ class BroadPhase {
   void resetProxy(int proxy, const Aabb& aabb, Real margin);
 
   /// Brings the pair set up to date and returns it sorted by (first, second) proxy id.
-  /// `canPair(proxyA, proxyB)` filters pairs (e.g. static-static); it must be symmetric.
+  /// `canPair(proxyA, proxyB)` filters pairs (e.g. static-static); it must be symmetric, and
+  /// safe to call from several threads at once when `tasks` is given: the moved proxies then
+  /// query the tree in parallel (the pairs are the same at any thread count: they are sorted).
   template <class CanPair>
-  const std::vector<ProxyPair>& updatePairs(CanPair&& canPair);
+  const std::vector<ProxyPair>& updatePairs(CanPair&& canPair, TaskSystem* tasks = nullptr);
 
   const std::vector<ProxyPair>& pairs() const { return pairs_; }
   const AabbTree& tree() const { return tree_; }
@@ -208,13 +217,15 @@ class BroadPhase {
   std::vector<ProxyPair> pairs_;
   std::vector<ProxyPair> scratch_;
   std::vector<ProxyPair> merged_;
+  std::vector<std::vector<ProxyPair>> found_;  // per worker, parallel pair finding
+  std::vector<std::vector<int>> stacks_;       // per worker, the query's stack
 
   void markMoved(int proxy);
   void mergeNewPairs();
 };
 
 template <class CanPair>
-const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair) {
+const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSystem* tasks) {
   // Keep the old pairs whose fat boxes still overlap.
   size_t keep = 0;
   for (const ProxyPair& p : pairs_)
@@ -222,15 +233,33 @@ const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair) {
   pairs_.resize(keep);
   // New pairs can only involve moved proxies.
   scratch_.clear();
-  for (const int m : moved_) {
-    const Aabb box = tree_.fatAabb(m);
-    tree_.query(box, [&](int other) {
-      // A pair of two moved proxies is reported once, by the lower id.
-      if (other == m || (isMoved_[other] && other < m)) return true;
-      if (canPair(m, other))
-        scratch_.push_back(m < other ? ProxyPair{m, other} : ProxyPair{other, m});
-      return true;
+  auto find = [&](int m, std::vector<ProxyPair>& out, std::vector<int>& stack) {
+    tree_.query(
+        tree_.fatAabb(m),
+        [&](int other) {
+          // A pair of two moved proxies is reported once, by the lower id.
+          if (other == m || (isMoved_[other] && other < m)) return true;
+          if (canPair(m, other))
+            out.push_back(m < other ? ProxyPair{m, other} : ProxyPair{other, m});
+          return true;
+        },
+        stack);
+  };
+  const int moved = static_cast<int>(moved_.size());
+  constexpr int kGrain = 64;  // moved proxies per chunk: a query costs about a microsecond
+  if (tasks && tasks->workerCount() > 1 && moved > kGrain) {
+    const size_t workers = static_cast<size_t>(tasks->workerCount());
+    if (found_.size() < workers) found_.resize(workers), stacks_.resize(workers);
+    for (std::vector<ProxyPair>& f : found_) f.clear();
+    parallelFor(tasks, moved, kGrain, [&](int begin, int end, int worker) {
+      for (int i = begin; i < end; ++i) find(moved_[i], found_[worker], stacks_[worker]);
     });
+    // Which worker found a pair depends on the scheduling; mergeNewPairs sorts them.
+    for (const std::vector<ProxyPair>& f : found_)
+      scratch_.insert(scratch_.end(), f.begin(), f.end());
+  } else {
+    if (stacks_.empty()) stacks_.resize(1);
+    for (const int m : moved_) find(m, scratch_, stacks_[0]);
   }
   for (const int m : moved_) isMoved_[m] = 0;
   moved_.clear();

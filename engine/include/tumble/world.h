@@ -16,6 +16,7 @@
 #include "tumble/debug_draw.h"
 #include "tumble/detail/body_state.h"
 #include "tumble/detail/island_scratch.h"
+#include "tumble/detail/narrow_scratch.h"
 #include "tumble/events.h"
 #include "tumble/joint.h"
 #include "tumble/nonfinite.h"
@@ -63,7 +64,6 @@ struct Energy {
 class ContactSolver;
 class JointSet;
 struct DragConstraint;
-struct NarrowPhaseCounters;
 
 /// The simulation: bodies, their contacts, joints and drags, stepped by step(dt).
 ///
@@ -94,6 +94,9 @@ class World {
   /// workers; nullptr goes back to the pool. Not owned: it must outlive its use by this World.
   /// The result of a step does not depend on it. Kept when a snapshot is restored.
   void setTaskSystem(TaskSystem* tasks) { externalTasks_ = tasks; }
+  /// Workers a step runs on: the plugged task system's count, else the `threads` setting (0: the
+  /// hardware's threads).
+  int threadCount() const;
 
   /// Creates a body. Fails, naming the field, on a null shape, a non-finite or zero orientation,
   /// a non-finite value, a non-positive density of a dynamic body, friction outside [0, 10],
@@ -305,9 +308,10 @@ class World {
   TaskSystem* taskSystem();
   void updateBroadPhase(Real h, const Settings& s);
   void updateContacts(Real h, const Settings& s);
-  void collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair, Real speculative,
-                         const Settings& s, ContactPair& p, std::vector<Manifold>& next,
-                         NarrowPhaseCounters& counters);
+  // The narrow phase's passes (world_narrow.cpp): what a pair needs, and its manifolds.
+  void classifyPair(NarrowJob& job, Real h, const Settings& s) const;
+  void collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
+                   NarrowSummary& summary, std::vector<Manifold>& children, Manifold* convex) const;
   void updateSleep(Real dt, const Settings& s);
   void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
@@ -347,7 +351,7 @@ class World {
   // Scratch kept between steps so a step allocates nothing once the heap has grown.
   std::vector<ContactPair> nextPairs_;
   std::vector<Manifold> nextManifolds_;
-  std::vector<ChildContact> childContacts_;  ///< scratch of collideChildPairs
+  NarrowScratch narrow_;  ///< the narrow phase's jobs and results
   std::vector<std::pair<int, int>> pairKeys_;
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;

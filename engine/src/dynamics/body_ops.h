@@ -20,6 +20,14 @@ void integratePosition(Body& b, Real h);
 /// Rotates `q` by the small rotation vector `theta` (rad) and renormalises.
 Quat rotateBy(const Quat& q, const Vec3& theta);
 
+/// How far a body's surface may travel in one step of h seconds (m): widens its box and the
+/// speculative distance of its pairs, so fast bodies meet thin ones (speculative CCD). 0 for a
+/// static or sleeping body.
+inline Real reach(const Body& b, Real h) {
+  if (b.type == BodyType::Static || !b.awake) return 0.0;
+  return h * (glm::length(b.linearVelocity) + glm::length(b.angularVelocity) * b.radius);
+}
+
 /// Radius of the shape about its centre of mass (m).
 Real boundingRadius(const Body& b);
 

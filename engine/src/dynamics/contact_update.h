@@ -5,20 +5,9 @@
 #include "tumble/collide.h"
 #include "tumble/contact.h"
 #include "tumble/detail/body_state.h"
+#include "tumble/detail/narrow_scratch.h"
 
 namespace tumble {
-
-/// Iteration counts of the queries run, summed over pairs.
-struct NarrowPhaseCounters {
-  int gjkCalls = 0;
-  long gjkIterations = 0;
-  int gjkIterationsMax = 0;
-  int gjkCapHits = 0;
-  int epaCalls = 0;
-  long epaIterations = 0;
-  int epaIterationsMax = 0;
-  int epaCapHits = 0;
-};
 
 /// Rebuilds `m` (its bodies a and b, friction, restitution and rolling resistance already set, a's
 /// index lower) from `r`, collide()'s answer for the bodies' shapes at their current transforms:

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/contact_update.h"
@@ -42,13 +41,6 @@ bool settingsEqualButDt(const Settings& a, const Settings& b) {
     if (info.key != "dt" && info.key != "threads" && settingValue(a, info) != settingValue(b, info))
       return false;
   return true;
-}
-
-// How far a body's surface may travel in one step (m): used to widen its box and the
-// speculative distance of its pairs, so fast bodies meet thin ones (speculative CCD).
-Real reach(const Body& b, Real h) {
-  if (b.type == BodyType::Static || !b.awake) return 0.0;
-  return h * (glm::length(b.linearVelocity) + glm::length(b.angularVelocity) * b.radius);
 }
 
 }  // namespace
@@ -94,9 +86,14 @@ Expected<void> World::setSettings(const Settings& settings) {
   return ok();
 }
 
+int World::threadCount() const {
+  if (externalTasks_) return externalTasks_->workerCount();
+  return settings_.threads == 0 ? hardwareThreads() : settings_.threads;
+}
+
 TaskSystem* World::taskSystem() {
   if (externalTasks_) return externalTasks_;
-  const int threads = settings_.threads == 0 ? hardwareThreads() : settings_.threads;
+  const int threads = threadCount();
   if (threads <= 1) {
     pool_.reset();
     return nullptr;
@@ -520,226 +517,35 @@ Expected<void> World::step(Real dt) {
 constexpr Real kPredictSteps = 3;
 
 void World::updateBroadPhase(Real h, const Settings& s) {
-  for (Body& b : bodies_) {
-    if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
-    Aabb& box = boxes_[&b - bodies_.data()];
-    box = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
-    broadPhase_.moveProxy(b.proxy, box, s.broadphase.aabbMargin,
+  // The moving bodies' boxes, each into its own slot (in parallel when there are threads); then
+  // the tree takes them one by one, in body order (a tree update is not thread-safe).
+  auto moving = [](const Body& b) { return b.alive && b.type != BodyType::Static && b.awake; };
+  auto grow = [&](int i) {
+    const Body& b = bodies_[i];
+    boxes_[i] = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
+  };
+  TaskSystem* tasks = taskSystem();
+  const int n = static_cast<int>(bodies_.size());
+  if (tasks)
+    parallelFor(tasks, n, 256, [&](int begin, int end, int) {
+      for (int i = begin; i < end; ++i)
+        if (moving(bodies_[i])) grow(i);
+    });
+  for (int i = 0; i < n; ++i) {
+    const Body& b = bodies_[i];
+    if (!moving(b)) continue;
+    if (!tasks) grow(i);
+    broadPhase_.moveProxy(b.proxy, boxes_[i], s.broadphase.aabbMargin,
                           kPredictSteps * h * b.linearVelocity);
   }
-  const auto& pairs = broadPhase_.updatePairs([&](int pa, int pb) {
-    const Body& a = bodies_[broadPhase_.tree().userData(pa)];
-    const Body& b = bodies_[broadPhase_.tree().userData(pb)];
-    return a.isDynamic() || b.isDynamic();
-  });
+  const auto& pairs = broadPhase_.updatePairs(
+      [&](int pa, int pb) {
+        const Body& a = bodies_[broadPhase_.tree().userData(pa)];
+        const Body& b = bodies_[broadPhase_.tree().userData(pb)];
+        return a.isDynamic() || b.isDynamic();
+      },
+      tasks);
   stats_.pairs = static_cast<int>(pairs.size());
-}
-
-// A pair with a compound, mesh or height field: a manifold per touching pair of children
-// (collideChildren), each warm started from last step's manifold with the same key (both lists
-// are in key order), and each touching child pair cross-checked on its cores. Not recycled.
-void World::collideChildPairs(const Body& A, const Body& B, const ContactPair* oldPair,
-                              Real speculative, const Settings& s, ContactPair& p,
-                              std::vector<Manifold>& next, NarrowPhaseCounters& counters) {
-  std::vector<ChildContact>& found = childContacts_;
-  found.clear();
-  // Compound children with their own filters or sensor flags are filtered pair by pair.
-  const ChildFilters filters{A.filter, B.filter};
-  const bool byChild = flaggedCompound(A) || flaggedCompound(B);
-  collideChildren(A.shape, A.transform(), B.shape, B.transform(), speculative, s, found,
-                  byChild ? &filters : nullptr);
-  const Manifold* old =
-      oldPair && oldPair->manifold >= 0 ? &manifolds_[oldPair->manifold] : nullptr;
-  const int oldCount = old ? oldPair->manifoldCount : 0;
-  p.cache = GjkSimplex{};
-  p.overlapping = false;
-  p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
-  p.manifold = found.empty() ? -1 : static_cast<int>(next.size());
-  p.manifoldCount = static_cast<int>(found.size());
-  int oj = 0;
-  for (const ChildContact& c : found) {
-    while (oj < oldCount && old[oj].key < c.key) ++oj;
-    const Manifold* previous = oj < oldCount && old[oj].key == c.key ? &old[oj] : nullptr;
-    Manifold& m = next.emplace_back();
-    m.a = p.a;
-    m.b = p.b;
-    m.friction = std::sqrt(A.friction * B.friction);
-    m.restitution = std::max(A.restitution, B.restitution);
-    m.key = c.key;
-    m.rollingResistance = static_cast<float>(rollingResistance(
-        A, static_cast<uint32_t>(c.key >> 32), B, static_cast<uint32_t>(c.key & 0xffffffffu)));
-    m.radiusA = static_cast<float>(c.radiusA);
-    m.radiusB = static_cast<float>(c.radiusB);
-    updateManifold(A, B, c.result, previous, m, counters);
-    p.overlapping = p.overlapping || m.overlapping;
-    if (s.crosscheck != CrossCheckMode::Off)
-      crossCheckChildren(A, B, c.key, p.a.index, p.b.index, s, crosscheckCounter_++, crosscheckLog_,
-                         crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
-  }
-}
-
-void World::updateContacts(Real h, const Settings& s) {
-  std::vector<std::pair<int, int>>& keys = pairKeys_;
-  keys.clear();
-  for (const ProxyPair& p : broadPhase_.pairs()) {
-    const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
-    keys.emplace_back(std::min(a, b), std::max(a, b));
-  }
-  // Proxy ids follow body indices until slots are reused: usually sorted already.
-  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
-  filterPairs(keys);
-  const size_t n = bodies_.size();
-  const size_t known = std::min(lastCenter_.size(), n);
-  lastCenter_.resize(n);
-  lastRotation_.resize(n);
-  motion_.assign(n, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    const Body& b = bodies_[i];
-    if (i >= known) {
-      motion_[i] = 1e300;  // new body: no bound yet
-    } else {
-      // A point at distance <= radius from the centre moves at most |dc| + 2 r sin(theta / 2),
-      // and |dot(q, q')| = cos(theta / 2) for unit quaternions.
-      const Real c = std::min(1.0, std::abs(glm::dot(b.rotation, lastRotation_[i])));
-      motion_[i] = glm::length(b.center - lastCenter_[i]) +
-                   2.0 * b.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
-    }
-    lastCenter_[i] = b.center;
-    lastRotation_[i] = b.rotation;
-  }
-  // Nothing awake and the same pairs as last step: every pair would be kept as it was.
-  bool anyAwake = false;
-  for (const Body& b : bodies_) anyAwake = anyAwake || (b.alive && b.isDynamic() && b.awake);
-  if (!anyAwake && keys.size() == pairs_.size()) {
-    bool same = true;
-    for (size_t k = 0; same && k < keys.size(); ++k)
-      same = pairs_[k].a.index == keys[k].first && pairs_[k].b.index == keys[k].second;
-    if (same) return;
-  }
-  // Two arrays are merged from the sorted pairs and last step's: a small ContactPair for every
-  // pair, and a Manifold only for pairs with points.
-  std::vector<ContactPair>& nextPairs = nextPairs_;
-  std::vector<Manifold>& next = nextManifolds_;
-  nextPairs.clear();
-  next.clear();
-  // Grow ahead of need: a reallocation copies every entry at once (megabytes in a heap, and fresh
-  // pages to fault in), which would land on the frame where the pair count jumps.
-  if (nextPairs.capacity() < keys.size())
-    nextPairs.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
-  if (next.capacity() < keys.size() / 2) next.reserve(std::max(keys.size(), 6 * bodies_.size()));
-  NarrowPhaseCounters counters;
-  size_t oi = 0;
-  // The pair whose begin or end is still to be decided, once its manifolds are made (events
-  // settle each pair while they are in cache: docs/ARCHITECTURE.md, "Events and filtering").
-  int open = -1;
-  bool openWas = false;
-  for (const auto& [ia, ib] : keys) {
-    if (open >= 0) settleTouch(nextPairs[open], openWas, next), open = -1;
-    while (oi < pairs_.size() &&
-           std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < std::pair(ia, ib))
-      pairGone(pairs_[oi++]);
-    const ContactPair* oldPair = nullptr;
-    if (oi < pairs_.size() && pairs_[oi].a.index == ia && pairs_[oi].b.index == ib)
-      oldPair = &pairs_[oi++];
-    const Manifold* old =
-        oldPair && oldPair->manifold >= 0 ? &manifolds_[oldPair->manifold] : nullptr;
-    const Body& A = bodies_[ia];
-    const Body& B = bodies_[ib];
-    const bool activeA = A.isDynamic() && A.awake, activeB = B.isDynamic() && B.awake;
-    if (!activeA && !activeB) {
-      // Asleep: keep the pair and its contact as they were.
-      if (oldPair) {
-        ContactPair& kept = nextPairs.emplace_back(*oldPair);
-        if (old) {
-          kept.manifold = static_cast<int>(next.size());
-          next.insert(next.end(), old, old + oldPair->manifoldCount);
-        }
-      }
-      continue;
-    }
-    ContactPair& p = nextPairs.emplace_back();
-    p.a = idAt(ia);
-    p.b = idAt(ib);
-    open = static_cast<int>(nextPairs.size()) - 1;
-    openWas = oldPair && oldPair->touching;
-    if (oldPair) p.cache = oldPair->cache;
-    if (!boxes_[ia].overlaps(boxes_[ib])) {
-      // Farther apart than the speculative distance: no contact, no GJK (the fat boxes of the
-      // broad-phase overlap, the grown tight boxes do not).
-      continue;
-    }
-    const Real speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
-    if (oldPair && !old && !oldPair->overlapping && oldPair->distance > 0.0) {
-      // Last distance (or bound) minus how far both bodies moved: still beyond reach, no GJK.
-      const Real bound = oldPair->distance - motion_[ia] - motion_[ib];
-      if (bound > speculative) {
-        p.distance = bound;
-        continue;
-      }
-    }
-    if (!A.shape.isConvex() || !B.shape.isConvex()) {
-      collideChildPairs(A, B, oldPair, speculative, s, p, next, counters);
-      if (p.manifoldCount > 0) {
-        if (A.isDynamic() && !A.awake) wakeBody(ia);
-        if (B.isDynamic() && !B.awake) wakeBody(ib);
-      }
-      continue;
-    }
-    // Built in place (a manifold is 656 bytes): a recycled one as a copy of last step's, a new
-    // one from a fresh entry.
-    bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
-    Manifold& m = recycled ? next.emplace_back(*old) : next.emplace_back();
-    if (recycled && !remeasure(A, B, m)) {
-      recycled = false;  // tipping or rocking on the kept points: find them again
-      m = Manifold{};
-    }
-    m.a = p.a;
-    m.b = p.b;
-    m.friction = std::sqrt(A.friction * B.friction);
-    m.restitution = std::max(A.restitution, B.restitution);
-    m.rollingResistance = static_cast<float>(rollingResistance(A, 0, B, 0));
-    m.radiusA = static_cast<float>(A.shape.roundRadius());
-    m.radiusB = static_cast<float>(B.shape.roundRadius());
-    if (recycled) {
-      ++stats_.recycled;
-    } else {
-      const GjkSimplex* warm = oldPair && oldPair->cache.count > 0 ? &oldPair->cache : nullptr;
-      const CollideResult r =
-          collide(A.shape, A.transform(), B.shape, B.transform(), speculative, s, warm);
-      updateManifold(A, B, r, old, m, counters);
-      m.radiusA += static_cast<float>(r.sideRadiusA);
-      m.radiusB += static_cast<float>(r.sideRadiusB);
-    }
-    // The cross-check runs its own GJK and LP on the pair as it is now, recycled or not.
-    if (s.crosscheck != CrossCheckMode::Off)
-      crossCheckPair(A, B, ia, ib, s, crosscheckCounter_++, crosscheckLog_, crosscheckChecked_,
-                     crosscheckDisagreed_, stats_.lpPivots);
-    p.cache = m.cache;
-    p.overlapping = m.overlapping;
-    p.distance = m.distance;
-    if (!m.touching()) {
-      next.pop_back();
-      continue;
-    }
-    p.manifold = static_cast<int>(next.size()) - 1;
-    p.manifoldCount = 1;
-    if (A.isDynamic() && !A.awake) wakeBody(ia);
-    if (B.isDynamic() && !B.awake) wakeBody(ib);
-  }
-  if (open >= 0) settleTouch(nextPairs[open], openWas, next);
-  for (; oi < pairs_.size(); ++oi) pairGone(pairs_[oi]);
-  pairs_.swap(nextPairs);
-  manifolds_.swap(next);
-  stats_.gjkCalls += counters.gjkCalls;
-  stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
-  stats_.gjkIterationsMean =
-      counters.gjkCalls ? static_cast<Real>(counters.gjkIterations) / counters.gjkCalls : 0.0;
-  stats_.epaCalls += counters.epaCalls;
-  stats_.epaIterationsMax = std::max(stats_.epaIterationsMax, counters.epaIterationsMax);
-  stats_.epaIterationsMean =
-      counters.epaCalls ? static_cast<Real>(counters.epaIterations) / counters.epaCalls : 0.0;
-  stats_.gjkMaxIterationsHit += counters.gjkCapHits;
-  stats_.epaMaxIterationsHit += counters.epaCapHits;
 }
 
 void World::updateSleep(Real dt, const Settings& s) {

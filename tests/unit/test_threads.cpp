@@ -1,0 +1,229 @@
+// Issue 18: the step gives the same bits at any thread count. The golden hash of `pile` and a
+// 1000-box heap at 1, 2, 3, 4 and 8 threads (8 oversubscribe a 2-core machine on purpose); the
+// ragdolls, terrain, compound and sensors scenes (joints, a height field, compound pairs, sensors
+// and contact events) at 1, 3 and 8, comparing every step's hash, statistics and events; a task
+// system that runs the chunks in reverse order; a snapshot saved at one thread count and continued
+// at another. The suite also runs under ThreadSanitizer (the tsan preset, .ci/run).
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tumble/scene.h"
+#include "tumble/snapshot.h"
+#include "tumble/task.h"
+#include "tumble/world.h"
+
+using namespace tumble;
+
+namespace {
+
+const std::filesystem::path kScenes =
+    std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "scenes";
+
+std::unique_ptr<World> load(const char* name) {
+  auto scene = loadScene(kScenes / name);
+  REQUIRE(scene);
+  auto world = buildWorld(*scene);
+  REQUIRE(world);
+  return std::move(*world);
+}
+
+std::unique_ptr<World> heap1000() {
+  std::vector<BodyDef> defs;
+  appendHeap(defs, false, 1000, 1);
+  auto w = std::make_unique<World>(Settings{});
+  for (const BodyDef& d : defs) REQUIRE(w->createBody(d));
+  return w;
+}
+
+// FNV-1a over raw bytes: the bits of doubles, not their values.
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  template <class T>
+  void add(const T& v) {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &v, sizeof(T));
+    for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  }
+  void add(const Vec3& v) { add(v.x), add(v.y), add(v.z); }
+};
+
+// Everything a step reports, step by step: the state hash, the statistics that count work (not
+// the wall times) and the events in their order.
+struct Trace {
+  std::vector<uint64_t> states;
+  uint64_t stats = 0;
+  uint64_t events = 0;
+  StepStats last;
+  int eventCount = 0;
+};
+
+void record(const World& w, Trace& t, Fnv& stats, Fnv& events) {
+  t.states.push_back(w.stateHash());
+  const StepStats& s = w.stats();
+  for (int v : {s.bodies, s.awakeBodies, s.pairs, s.manifolds, s.contacts, s.islands, s.recycled,
+                s.gjkCalls, s.gjkIterationsMax, s.epaCalls, s.epaIterationsMax,
+                s.gjkMaxIterationsHit, s.epaMaxIterationsHit})
+    stats.add(v);
+  for (Real v : {s.gjkIterationsMean, s.epaIterationsMean, s.maxPenetration}) stats.add(v);
+  for (int64_t v : {s.lpPivots, s.crosscheckChecked, s.crosscheckDisagreed}) stats.add(v);
+  const ContactEvents& c = w.contactEvents();
+  for (const ContactBeginEvent& e : c.begin)
+    events.add(e.a.index), events.add(e.b.index), events.add(e.point), events.add(e.normal);
+  for (const ContactEndEvent& e : c.end) events.add(-e.a.index), events.add(-e.b.index);
+  for (const ContactHitEvent& e : c.hit)
+    events.add(e.a.index), events.add(e.b.index), events.add(e.point), events.add(e.approachSpeed);
+  const SensorEvents& se = w.sensorEvents();
+  for (const SensorEvent& e : se.begin) events.add(e.sensor.index), events.add(e.visitor.index);
+  for (const SensorEvent& e : se.end) events.add(-e.sensor.index), events.add(-e.visitor.index);
+  t.eventCount += static_cast<int>(c.begin.size() + c.end.size() + c.hit.size() + se.begin.size() +
+                                   se.end.size());
+}
+
+Trace run(World& w, int steps) {
+  Trace t;
+  Fnv stats, events;
+  for (int i = 0; i < steps; ++i) {
+    REQUIRE(w.step(w.settings().dt));
+    record(w, t, stats, events);
+  }
+  t.stats = stats.h;
+  t.events = events.h;
+  t.last = w.stats();
+  return t;
+}
+
+Trace runAt(std::unique_ptr<World> w, int threads, int steps) {
+  REQUIRE(w->setSetting("threads", std::to_string(threads)));
+  return run(*w, steps);
+}
+
+void requireSame(const Trace& a, const Trace& b) {
+  REQUIRE(a.states.size() == b.states.size());
+  for (size_t i = 0; i < a.states.size(); ++i) {
+    INFO("step " << i);
+    REQUIRE(a.states[i] == b.states[i]);
+  }
+  CHECK(a.stats == b.stats);
+  CHECK(a.events == b.events);
+}
+
+std::string hex(uint64_t h) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+// A task system a real pool could be on a bad day: four workers, the chunks taken last first, each
+// on the next worker id in turn (all on the calling thread, so the order is the test's).
+class ReversedTasks final : public TaskSystem {
+ public:
+  int workerCount() const override { return 4; }
+  void parallelFor(int count, int grain, RangeFn fn, void* context) override {
+    const int chunks = (count + grain - 1) / grain;
+    for (int k = chunks - 1; k >= 0; --k) {
+      fn(k * grain, std::min(count, (k + 1) * grain), turn_, context);
+      turn_ = (turn_ + 1) % 4;
+    }
+    ++loops_;
+  }
+  int loops() const { return loops_; }
+
+ private:
+  int turn_ = 0;
+  int loops_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("the golden hash of pile is the same at 1, 2, 3, 4 and 8 threads", "[threads]") {
+  // The value of test_world_determinism's golden test: 60 steps of the default scene.
+  for (int threads : {1, 2, 3, 4, 8}) {
+    INFO(threads << " threads");
+    const Trace t = runAt(load("pile.json"), threads, 60);
+    CHECK(hex(t.states.back()) == "7f1b70ca474968b8");
+  }
+}
+
+TEST_CASE("a 1000-box heap gives the same bits at 1, 2, 3, 4 and 8 threads", "[threads]") {
+  // 120 steps: the lower layers land and the upper ones fall onto them (thousands of manifolds,
+  // recycled and new, and bodies woken by the contacts of others during the merge).
+  const Trace one = runAt(heap1000(), 1, 120);
+  CHECK(one.last.manifolds > 1000);
+  CHECK(one.last.recycled > 100);
+  CHECK(one.last.gjkCalls > 100);
+  for (int threads : {2, 3, 4, 8}) {
+    INFO(threads << " threads");
+    requireSame(one, runAt(heap1000(), threads, 120));
+  }
+}
+
+TEST_CASE("joints, a height field, compounds and sensors give the same bits at 1, 3 and 8 threads",
+          "[threads]") {
+  struct Case {
+    const char* scene;
+    int steps;
+    bool events;  // the scene makes contact or sensor events in these steps
+  };
+  for (const Case& c : {Case{"ragdolls.json", 120, false}, Case{"terrain.json", 90, false},
+                        Case{"compound.json", 150, false}, Case{"sensors.json", 150, true}}) {
+    INFO(c.scene);
+    const Trace one = runAt(load(c.scene), 1, c.steps);
+    CHECK(one.last.manifolds > 10);
+    if (c.events) CHECK(one.eventCount > 0);
+    for (int threads : {3, 8}) {
+      INFO(threads << " threads");
+      requireSame(one, runAt(load(c.scene), threads, c.steps));
+    }
+  }
+}
+
+TEST_CASE("the cross-check samples and logs the same pairs at any thread count", "[threads]") {
+  // crosscheck = all on the compound scene: convex pairs and children, each checked in pair
+  // order with its sequence number; the log lines (disagreements) come out in the same order.
+  auto runLogged = [](int threads) {
+    auto w = load("compound.json");
+    REQUIRE(w->setSetting("crosscheck", "all"));
+    REQUIRE(w->setSetting("threads", std::to_string(threads)));
+    const Trace t = run(*w, 60);
+    CHECK(t.last.crosscheckChecked > 100);
+    return t;
+  };
+  const Trace one = runLogged(1);
+  requireSame(one, runLogged(3));
+  requireSame(one, runLogged(8));
+}
+
+TEST_CASE("a plugged task system that runs the chunks last first gives the same bits",
+          "[threads]") {
+  const Trace one = runAt(load("pile.json"), 1, 90);
+  auto w = load("pile.json");
+  ReversedTasks tasks;
+  w->setTaskSystem(&tasks);
+  const Trace reversed = run(*w, 90);
+  CHECK(tasks.loops() >= 90);  // the step handed it its loops
+  requireSame(one, reversed);
+  w->setTaskSystem(nullptr);
+}
+
+TEST_CASE("a snapshot saved at 1 thread continues at 3 threads bit for bit", "[threads]") {
+  auto straight = load("pile.json");
+  REQUIRE(straight->setSetting("threads", "1"));
+  const Trace first = run(*straight, 40);
+  const std::vector<uint8_t> bytes = saveSnapshot(*straight);
+  const Trace rest = run(*straight, 40);
+
+  World restored;
+  REQUIRE(restored.setSetting("threads", "3"));
+  REQUIRE(restoreSnapshot(restored, bytes));
+  CHECK(restored.settings().threads == 3);  // the machine's setting, not the snapshot's
+  CHECK(restored.stateHash() == first.states.back());
+  const Trace continued = run(restored, 40);
+  REQUIRE(continued.states == rest.states);
+}
