@@ -14,25 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "scene_fixtures.h"
 #include "tumble/scene.h"
 #include "tumble/snapshot.h"
 #include "tumble/task.h"
 #include "tumble/world.h"
 
 using namespace tumble;
+using namespace tumble::test;
 
 namespace {
-
-const std::filesystem::path kScenes =
-    std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "scenes";
-
-std::unique_ptr<World> load(const char* name) {
-  auto scene = loadScene(kScenes / name);
-  REQUIRE(scene);
-  auto world = buildWorld(*scene);
-  REQUIRE(world);
-  return std::move(*world);
-}
 
 std::unique_ptr<World> heap1000() {
   std::vector<BodyDef> defs;
@@ -146,7 +137,7 @@ TEST_CASE("the golden hash of pile is the same at 1, 2, 3, 4 and 8 threads", "[t
   // The value of test_world_determinism's golden test: 60 steps of the default scene.
   for (int threads : {1, 2, 3, 4, 8}) {
     INFO(threads << " threads");
-    const Trace t = runAt(load("pile.json"), threads, 60);
+    const Trace t = runAt(loadAssetScene("pile.json"), threads, 60);
     CHECK(hex(t.states.back()) == "7f1b70ca474968b8");
   }
 }
@@ -174,12 +165,12 @@ TEST_CASE("joints, a height field, compounds and sensors give the same bits at 1
   for (const Case& c : {Case{"ragdolls.json", 120, false}, Case{"terrain.json", 90, false},
                         Case{"compound.json", 150, false}, Case{"sensors.json", 150, true}}) {
     INFO(c.scene);
-    const Trace one = runAt(load(c.scene), 1, c.steps);
+    const Trace one = runAt(loadAssetScene(c.scene), 1, c.steps);
     CHECK(one.last.manifolds > 10);
     if (c.events) CHECK(one.eventCount > 0);
     for (int threads : {3, 8}) {
       INFO(threads << " threads");
-      requireSame(one, runAt(load(c.scene), threads, c.steps));
+      requireSame(one, runAt(loadAssetScene(c.scene), threads, c.steps));
     }
   }
 }
@@ -188,7 +179,7 @@ TEST_CASE("the cross-check samples and logs the same pairs at any thread count",
   // crosscheck = all on the compound scene: convex pairs and children, each checked in pair
   // order with its sequence number; the log lines (disagreements) come out in the same order.
   auto runLogged = [](int threads) {
-    auto w = load("compound.json");
+    auto w = loadAssetScene("compound.json");
     REQUIRE(w->setSetting("crosscheck", "all"));
     REQUIRE(w->setSetting("threads", std::to_string(threads)));
     const Trace t = run(*w, 60);
@@ -202,8 +193,8 @@ TEST_CASE("the cross-check samples and logs the same pairs at any thread count",
 
 TEST_CASE("a plugged task system that runs the chunks last first gives the same bits",
           "[threads]") {
-  const Trace one = runAt(load("pile.json"), 1, 90);
-  auto w = load("pile.json");
+  const Trace one = runAt(loadAssetScene("pile.json"), 1, 90);
+  auto w = loadAssetScene("pile.json");
   ReversedTasks tasks;
   w->setTaskSystem(&tasks);
   const Trace reversed = run(*w, 90);
@@ -213,7 +204,7 @@ TEST_CASE("a plugged task system that runs the chunks last first gives the same 
 }
 
 TEST_CASE("a snapshot saved at 1 thread continues at 3 threads bit for bit", "[threads]") {
-  auto straight = load("pile.json");
+  auto straight = loadAssetScene("pile.json");
   REQUIRE(straight->setSetting("threads", "1"));
   const Trace first = run(*straight, 40);
   const std::vector<uint8_t> bytes = saveSnapshot(*straight);

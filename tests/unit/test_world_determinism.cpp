@@ -8,26 +8,12 @@
 #include <filesystem>
 
 #include "dynamics/world_internals.h"
+#include "scene_fixtures.h"
 #include "tumble/scene.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
 using namespace tumble::test;
-
-namespace {
-
-const std::filesystem::path kScenes =
-    std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "scenes";
-
-std::unique_ptr<World> load(const char* name) {
-  auto scene = loadScene(kScenes / name);
-  REQUIRE(scene);
-  auto world = buildWorld(*scene);
-  REQUIRE(world);
-  return std::move(*world);
-}
-
-}  // namespace
 
 TEST_CASE("the same scene twice gives bit-identical states after 600 steps", "[determinism]") {
   // A 300-box heap: big enough for islands, sleeping and warm starting to matter, small enough
@@ -65,7 +51,7 @@ TEST_CASE("golden hash of pile", "[determinism]") {
   // The value changes when any algorithm of the step changes on purpose (GJK, EPA, manifolds,
   // solver, islands): update it then, and say so in the commit. It must not change between
   // Debug and Release builds (-ffp-contract=off).
-  auto w = load("pile.json");
+  auto w = loadAssetScene("pile.json");
   for (int i = 0; i < 60; ++i) REQUIRE(w->step(w->settings().dt));
   char hex[32];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(w->stateHash()));
@@ -77,7 +63,7 @@ TEST_CASE("contact pairs and manifolds index each other through a simulation and
   // Every manifold is a pair with points, named by exactly one ContactPair, both arrays sorted by
   // (a, b); pairs without points have no manifold. Bodies are destroyed on the way, which removes
   // entries from the middle of both arrays.
-  auto w = load("pile.json");
+  auto w = loadAssetScene("pile.json");
   int withPoints = 0, without = 0;
   for (int i = 0; i < 150; ++i) {
     REQUIRE(w->step(w->settings().dt));
@@ -113,7 +99,7 @@ TEST_CASE("contact pairs and manifolds index each other through a simulation and
 
 TEST_CASE("broad-phase pairs equal brute force throughout a simulation",
           "[determinism][broadphase]") {
-  auto w = load("pile.json");
+  auto w = loadAssetScene("pile.json");
   int steps = 0, tightPairs = 0;
   for (int i = 0; i < 90; ++i, ++steps) {
     REQUIRE(w->step(w->settings().dt));

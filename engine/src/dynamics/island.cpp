@@ -8,14 +8,6 @@
 namespace tumble {
 namespace {
 
-int findRoot(std::vector<int>& parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
-}
-
 void unite(std::vector<int>& parent, int a, int b) {
   a = findRoot(parent, a);
   b = findRoot(parent, b);

@@ -9,6 +9,15 @@
 
 namespace tumble {
 
+/// Union-find: the root of i's set, halving the path on the way (parent[r] == r at a root).
+inline int findRoot(std::vector<int>& parent, int i) {
+  while (parent[i] != i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
 struct IslandUpdate {
   int islands = 0;     ///< awake islands found
   int fellAsleep = 0;  ///< islands put to sleep this step

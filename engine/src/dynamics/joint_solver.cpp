@@ -309,6 +309,19 @@ void solveFriction(Joint& j, Real h, SolverBody& A, SolverBody& B) {
   B.w += B.invI * L;
 }
 
+// A swing-twist's friction, cone limit and two twist limits at pose p (both solve paths).
+void solveSwingTwistLimits(Joint& j, const Pose& p, Real h, bool useBias, const Softness& soft,
+                           Real invH, SolverBody& A, SolverBody& B) {
+  if (j.friction > 0.0) solveFriction(j, h, A, B);
+  const SwingTwistRows r = swingTwistRows(j, p);
+  if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft, invH, A, B);
+  if (r.hasTwist) {
+    solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft, invH, A, B);
+    const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
+    solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft, invH, A, B);
+  }
+}
+
 }  // namespace
 
 void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
@@ -456,16 +469,7 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
                    soft_, h, invH_, A, B);
       } else if (j.type == JointType::SwingTwist) {
-        if (j.friction > 0.0) solveFriction(j, h, A, B);
-        const SwingTwistRows r = swingTwistRows(j, poseOf(j, A, B));
-        if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft_, invH_, A, B);
-        if (r.hasTwist) {
-          solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft_, invH_,
-                     A, B);
-          const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
-          solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft_, invH_, A,
-                     B);
-        }
+        solveSwingTwistLimits(j, poseOf(j, A, B), h, useBias, soft_, invH_, A, B);
       }
       continue;
     }
@@ -512,17 +516,7 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         break;
       }
       case JointType::SwingTwist: {
-        if (j.friction > 0.0) solveFriction(j, h, A, B);
-        const Pose p = poseOf(j, A, B);
-        const SwingTwistRows r = swingTwistRows(j, p);
-        if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft_, invH_, A, B);
-        if (r.hasTwist) {
-          solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft_, invH_,
-                     A, B);
-          const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
-          solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft_, invH_, A,
-                     B);
-        }
+        solveSwingTwistLimits(j, poseOf(j, A, B), h, useBias, soft_, invH_, A, B);
         solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
         break;
       }

@@ -23,16 +23,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dynamics/island.h"
+
 namespace tumble {
 namespace {
-
-int findRoot(std::vector<int>& parent, int i) {
-  while (parent[i] != i) {
-    parent[i] = parent[parent[i]];
-    i = parent[i];
-  }
-  return i;
-}
 
 // J M^-1 J^T of one row on one body.
 Real rowScale(const SolverBody& b, const Real* row) {
