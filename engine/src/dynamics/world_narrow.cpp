@@ -18,7 +18,7 @@ namespace {
 // Pairs per chunk of the parallel pass: a pair costs 0.2-2 us (recycled to a hull pair's GJK and
 // clipping), so a chunk is long against the pool's 1-2 us per loop and there are enough chunks to
 // even the load.
-constexpr int kPairGrain = 32;
+constexpr int kPairGrain = 256;
 
 bool needsWork(NarrowJob::Kind k) {
   return k == NarrowJob::Kind::Convex || k == NarrowJob::Kind::Children;
@@ -201,10 +201,9 @@ void World::updateContacts(Real h, const Settings& s) {
   // with the pair's bodies in cache, as the serial loop did.
   const size_t workers = tasks ? static_cast<size_t>(tasks->workerCount()) : 1;
   if (ns.childContacts.size() < workers) ns.childContacts.resize(workers);
-  if (tasks && ns.results.size() < ns.jobs.size()) {
-    ns.results.resize(ns.jobs.size());
-    ns.convex.resize(ns.jobs.size());
-  }
+  if (tasks && ns.results.size() < ns.jobs.size()) ns.results.resize(ns.jobs.size());
+  if (ns.convex.size() < workers) ns.convex.resize(workers);
+  for (std::vector<Manifold>& list : ns.convex) list.clear();
   if (tasks)
     parallelFor(tasks, static_cast<int>(ns.jobs.size()), kPairGrain,
                 [&](int begin, int end, int worker) {
@@ -214,8 +213,14 @@ void World::updateContacts(Real h, const Settings& s) {
                     if (!needsWork(job.kind)) continue;
                     NarrowResult& r = ns.results[k];
                     r.manifolds.clear();
-                    collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds,
-                                job.kind == NarrowJob::Kind::Convex ? &ns.convex[k] : nullptr);
+                    Manifold* convex = nullptr;
+                    if (job.kind == NarrowJob::Kind::Convex) {
+                      std::vector<Manifold>& list = ns.convex[static_cast<size_t>(worker)];
+                      r.worker = worker;
+                      r.slot = static_cast<int>(list.size());
+                      convex = &list.emplace_back();
+                    }
+                    collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
                   }
                 });
 
@@ -312,7 +317,8 @@ void World::updateContacts(Real h, const Settings& s) {
                              crosscheckLog_, crosscheckChecked_, crosscheckDisagreed_,
                              stats_.lpPivots);
     } else {
-      const Manifold& m = r ? ns.convex[k] : next.back();
+      const Manifold& m =
+          r ? ns.convex[static_cast<size_t>(r->worker)][static_cast<size_t>(r->slot)] : next.back();
       if (summary.recycled) ++stats_.recycled;
       if (crosscheck)
         crossCheckPair(A, B, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,

@@ -48,11 +48,13 @@ struct NarrowSummary {
   bool overlapping = false;  ///< some pair of children overlaps (GJK's verdict)
 };
 
-/// What the parallel pass found for one Convex or Children job (a Convex job's manifold is in
-/// NarrowScratch::convex).
+/// What the parallel pass found for one Convex or Children job (a Convex job's manifold is
+/// NarrowScratch::convex[worker][slot]).
 struct NarrowResult {
   std::vector<Manifold> manifolds;  ///< Children: one per touching pair of children, key order
   NarrowSummary summary;
+  int worker = 0;  ///< Convex: the worker that made the manifold
+  int slot = -1;   ///< Convex: its index in that worker's list
 };
 
 struct NarrowScratch {
@@ -60,9 +62,10 @@ struct NarrowScratch {
   /// Per job (Convex and Children jobs of the parallel pass); never shrunk, so the vectors keep
   /// their capacity.
   std::vector<NarrowResult> results;
-  /// Per job: a Convex job's manifold (with or without points), contiguous so that the merge
-  /// reads them in one stream.
-  std::vector<Manifold> convex;
+  /// Per worker: the Convex jobs' manifolds (with or without points) in the order the worker
+  /// made them. Only the pairs that need work take one (a slot per pair key was 20 MB of sparse
+  /// writes in a 2000-box heap), and a chunk's are contiguous, so the merge reads them in streams.
+  std::vector<std::vector<Manifold>> convex;
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
 };
 
