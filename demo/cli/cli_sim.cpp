@@ -337,12 +337,8 @@ int runSim(Args args) {
     j["max_penetration"] = maxPen;
     j["nan"] = nan;
     j["energy"] = {{"initial", e0.total()}, {"final", e1.total()}};
-    j["timing_ms"] = {{"step_median", median},
-                      {"step_max", worst},
-                      {"broadphase", broad / n},
-                      {"narrowphase", narrow / n},
-                      {"solver", solve / n},
-                      {"islands", islands / n}};
+    j["timing_ms"] = {{"step_median", median},     {"step_max", worst},   {"broadphase", broad / n},
+                      {"narrowphase", narrow / n}, {"solver", solve / n}, {"islands", islands / n}};
     j["threads"] = w.threadCount();
     j["pairs"] = st.pairs;
     j["contacts"] = st.contacts;
