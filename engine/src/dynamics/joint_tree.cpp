@@ -223,6 +223,30 @@ void JointTree::factor(const std::vector<SolverBody>& sbs) {
   }
 }
 
+namespace {
+
+// y[k] -= sum_i J[k][i] z[i] for the m rows of J (6 body coordinates each).
+template <class Rows>
+void subtractRowsTimes(Real* y, const Rows& J, const Real* z, int m) {
+  for (int k = 0; k < m; ++k) {
+    Real t = 0.0;
+    for (int i = 0; i < 6; ++i) t += J[k][i] * z[i];
+    y[k] -= t;
+  }
+}
+
+// z[i] += sum_k J[k][i] x[k]: the m rows of J transposed, times x.
+template <class Rows>
+void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x, int m) {
+  for (int i = 0; i < 6; ++i) {
+    Real t = 0.0;
+    for (int k = 0; k < m; ++k) t += J[k][i] * x[k];
+    z[i] += t;
+  }
+}
+
+}  // namespace
+
 void JointTree::solve(std::vector<Real>& r) {
   // Forward: y_k = r_k - sum over earlier j at k's bodies of J_k G_j y_j, the sums kept per body
   // in z; then D^-1. Backward: x_j = w_j - G_j^T sum over later k at up of J_k^T x_k (z reused).
@@ -235,19 +259,8 @@ void JointTree::solve(std::vector<Real>& r) {
     const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
     const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
     Real* zu = &z_[6 * static_cast<size_t>(e.up)];
-    for (int k = 0; k < m; ++k) {
-      Real t = 0.0;
-      for (int i = 0; i < 6; ++i) t += Ju[k][i] * zu[i];
-      y[k] -= t;
-    }
-    if (e.down > 0) {
-      const Real* zd = &z_[6 * static_cast<size_t>(e.down)];
-      for (int k = 0; k < m; ++k) {
-        Real t = 0.0;
-        for (int i = 0; i < 6; ++i) t += Jd[k][i] * zd[i];
-        y[k] -= t;
-      }
-    }
+    subtractRowsTimes(y, Ju, zu, m);
+    if (e.down > 0) subtractRowsTimes(y, Jd, &z_[6 * static_cast<size_t>(e.down)], m);
     for (int i = 0; i < 6; ++i) {
       Real t = 0.0;
       for (int k = 0; k < m; ++k) t += e.G[i][k] * y[k];
@@ -268,19 +281,8 @@ void JointTree::solve(std::vector<Real>& r) {
       for (int i = 0; i < 6; ++i) t += e.G[i][k] * su[i];
       x[k] -= t;
     }
-    for (int i = 0; i < 6; ++i) {
-      Real t = 0.0;
-      for (int k = 0; k < m; ++k) t += Ju[k][i] * x[k];
-      su[i] += t;
-    }
-    if (e.down > 0) {
-      Real* sd = &z_[6 * static_cast<size_t>(e.down)];
-      for (int i = 0; i < 6; ++i) {
-        Real t = 0.0;
-        for (int k = 0; k < m; ++k) t += Jd[k][i] * x[k];
-        sd[i] += t;
-      }
-    }
+    addRowsTransposedTimes(su, Ju, x, m);
+    if (e.down > 0) addRowsTransposedTimes(&z_[6 * static_cast<size_t>(e.down)], Jd, x, m);
   }
 }
 
