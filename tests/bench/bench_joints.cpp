@@ -42,6 +42,8 @@ struct Result {
   std::vector<Real> stepMs;
   Real widestGap = 0.0;  // m, Tumble only: any joint's anchors, any step
   int below = 0;         // dynamic bodies under the ground (y < -0.5 m) at the end: a sanity check
+  int awake = 0;         // dynamic bodies awake after the last step
+  int allAsleep = -1;    // the first step after which every dynamic body slept, -1: never
   Real mean() const {
     Real m = 0.0;
     for (Real x : stepMs) m += x / static_cast<Real>(stepMs.size());
@@ -76,6 +78,11 @@ Result runTumble(const std::string& name, int steps) {
       const tumble::JointView v = *world->joint(id);
       r.widestGap = std::max(r.widestGap, glm::length(v.anchorA - v.anchorB));
     }
+    r.awake = 0;
+    for (tumble::BodyId id : world->bodyIds())
+      r.awake += (*world->body(id)).isDynamic() && (*world->body(id)).awake;
+    if (r.awake > 0) r.allAsleep = -1;
+    if (r.awake == 0 && r.allAsleep < 0) r.allAsleep = i + 1;
   }
   for (tumble::BodyId id : world->bodyIds())
     r.below += (*world->body(id)).isDynamic() && (*world->body(id)).centerOfMass.y < -0.5;
@@ -197,6 +204,11 @@ Result runBullet(const std::string& name, int steps) {
     const Real c0 = tumble::bench::threadMs();
     s.bullet.world.stepSimulation(btScalar(kDt), 0, btScalar(kDt));
     r.stepMs.push_back(tumble::bench::threadMs() - c0);
+    r.awake = 0;
+    for (auto& b : s.bodies)
+      r.awake += b->getInvMass() > 0 && b->getActivationState() != ISLAND_SLEEPING;
+    if (r.awake > 0) r.allAsleep = -1;
+    if (r.awake == 0 && r.allAsleep < 0) r.allAsleep = i + 1;
   }
   for (auto& b : s.bodies)
     r.below += b->getInvMass() > 0 && b->getCenterOfMassPosition().y() < -0.5;
@@ -211,15 +223,17 @@ Result runBullet(const std::string& name, int steps) {
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "";
   std::printf("ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet)\n", kSteps);
-  std::printf("%-10s %7s %7s %8s %8s %7s %8s %12s %8s\n", "scene", "t mean", "b mean", "t worst",
-              "b worst", "mean r", "worst r", "t widest gap", "fell t/b");
+  std::printf("%-10s %7s %7s %8s %8s %7s %8s %12s %8s %9s %13s\n", "scene", "t mean", "b mean",
+              "t worst", "b worst", "mean r", "worst r", "t widest gap", "fell t/b", "awake t/b",
+              "all asleep t/b");
   for (const char* name : {"ragdolls", "bridge"}) {
     if (std::string(name).find(only) == std::string::npos) continue;
     const Result t = runTumble(name, kSteps);
     const Result b = runBullet(name, kSteps);
-    std::printf("%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f %9.1f mm %4d/%d\n", name, t.mean(),
-                b.mean(), t.worst(), b.worst(), t.mean() / b.mean(), t.worst() / b.worst(),
-                1000.0 * t.widestGap, t.below, b.below);
+    std::printf("%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f %9.1f mm %4d/%d %5d/%-3d %6d/%d\n", name,
+                t.mean(), b.mean(), t.worst(), b.worst(), t.mean() / b.mean(),
+                t.worst() / b.worst(), 1000.0 * t.widestGap, t.below, b.below, t.awake, b.awake,
+                t.allAsleep, b.allAsleep);
     std::fflush(stdout);
   }
   if (std::string("joint_grid").find(only) != std::string::npos) {

@@ -714,15 +714,16 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       }
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints").
       if (joints && joints->hasGroups())
-        jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, true, i == 0); });
+        jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, true); });
       reverse = !reverse;
     }
     integratePositions(bodies, h);
+    if (joints) joints->posesMoved();
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
       rowPass([&](WideContact& c) { solve<false, true>(c, reverse); });
       if (joints && joints->hasGroups())
-        jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false, i == 0); });
+        jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;
     }
   }

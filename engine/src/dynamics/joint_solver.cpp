@@ -85,11 +85,7 @@ void perpendiculars(const Vec3& a, Vec3& p1, Vec3& p2) {
   p2 = glm::cross(a, p1);
 }
 
-// The joint's geometry now, from the motion since the step began.
-struct Pose {
-  Vec3 rA, rB, d;  // anchors from the centres; b's anchor minus a's
-  Quat fA, fB;     // joint frames in world axes
-};
+using Pose = JointPose;
 
 Pose poseOf(const Joint& j, const SolverBody& A, const SolverBody& B) {
   Pose p;
@@ -170,17 +166,21 @@ void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real coord, Re
   }
 }
 
+// K = (mA + mB) 1 - [rA] IA [rA] - [rB] IB [rB] with the anchors as they are now (a K kept
+// from the step's start lets a swinging pendulum gain energy); an immovable side adds nothing.
+Mat3 pointMass(const Pose& p, const SolverBody& A, const SolverBody& B) {
+  Mat3 K(A.invMass + B.invMass);
+  if (A.invMass > 0.0) K -= skew(p.rA) * A.invI * skew(p.rA);
+  if (B.invMass > 0.0) K -= skew(p.rB) * B.invI * skew(p.rB);
+  return K;
+}
+
 void solvePoint(Joint& j, const Pose& p, bool useBias, const Softness& soft, SolverBody& A,
                 SolverBody& B) {
   const Vec3 cdot = B.v + glm::cross(B.w, p.rB) - A.v - glm::cross(A.w, p.rA);
   const Bias b = useBias ? Bias{0.0, soft.massScale, soft.impulseScale} : Bias{};
   const Vec3 bias = useBias ? soft.biasRate * p.d : Vec3(0.0);
-  // K = (mA + mB) 1 - [rA] IA [rA] - [rB] IB [rB] with the anchors as they are now (a K kept
-  // from the step's start lets a swinging pendulum gain energy); an immovable side adds nothing.
-  Mat3 K(A.invMass + B.invMass);
-  if (A.invMass > 0.0) K -= skew(p.rA) * A.invI * skew(p.rA);
-  if (B.invMass > 0.0) K -= skew(p.rB) * B.invI * skew(p.rB);
-  const Vec3 P = -b.massScale * solve3(K, cdot + bias) - b.impulseScale * j.linearImpulse;
+  const Vec3 P = -b.massScale * solve3(p.K, cdot + bias) - b.impulseScale * j.linearImpulse;
   j.linearImpulse += P;
   A.v -= A.invMass * P;
   A.w -= A.invI * glm::cross(p.rA, P);
@@ -369,6 +369,7 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
         x->spring *= r, x->motor *= r, x->lower *= r, x->upper *= r;
     }
     j.h = h;
+    j.slot = static_cast<int>(active_.size());
     active_.push_back(k);
     if (j.sa > 0) touched_.push_back(j.sa);
     if (j.sb > 0) touched_.push_back(j.sb);
@@ -405,14 +406,35 @@ void JointSet::buildTree(const std::vector<Body>& bodies, bool exact) {
   treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeAxes_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
+  poses_.resize(active_.size());
+  posesStale_ = treeStale_ = true;
+}
+
+// Ball-like joints outside the groups solve their point rows with K at the current pose: computed
+// here with the pose, once per substep instead of in every pass (the same values: K depends on
+// the pose and on the inverse masses, which hold for the step).
+void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
+  posesStale_ = false;
+  const int count = static_cast<int>(active_.size());
+  for (int kk = 0; kk < count; ++kk) {
+    const Joint& j = joints_[active_[kk]];
+    const SolverBody& A = sbs[j.sa];
+    const SolverBody& B = sbs[j.sb];
+    Pose& p = poses_[kk];
+    p = poseOf(j, A, B);
+    const bool point = j.type == JointType::Ball || j.type == JointType::Fixed ||
+                       j.type == JointType::Hinge || j.type == JointType::SwingTwist;
+    if (point && !j.tree) p.K = pointMass(p, A, B);
+  }
 }
 
 void JointSet::warmStart(std::vector<SolverBody>& sbs) {
+  if (posesStale_) updatePoses(sbs);
   for (int k : active_) {
     Joint& j = joints_[k];
     SolverBody& A = sbs[j.sa];
     SolverBody& B = sbs[j.sb];
-    const Pose p = poseOf(j, A, B);
+    const Pose& p = poses_[j.slot];
     const Vec3 P = j.linearImpulse, L = j.angularImpulse;
     if (j.type == JointType::Slider) {
       Vec3 u1, u2;
@@ -452,6 +474,7 @@ void JointSet::warmStart(std::vector<SolverBody>& sbs) {
 }
 
 void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
+  if (posesStale_) updatePoses(sbs);
   const Real h = 1.0 / invH_;
   // Symmetric Gauss-Seidel: every other pass runs backwards, so a load at the end of a chain
   // travels its whole length in one pass instead of one link per pass.
@@ -462,27 +485,26 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
     Joint& j = joints_[active_[backwards ? count - 1 - kk : kk]];
     SolverBody& A = sbs[j.sa];
     SolverBody& B = sbs[j.sb];
+    const Pose& p = poses_[j.slot];
     if (j.tree) {
       // Only the rows that stay iterative; the equality rows are solveGroups'.
       if (j.type == JointType::Hinge) {
-        const Pose p = poseOf(j, A, B);
         solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
                    soft_, h, invH_, A, B);
       } else if (j.type == JointType::SwingTwist) {
-        solveSwingTwistLimits(j, poseOf(j, A, B), h, useBias, soft_, invH_, A, B);
+        solveSwingTwistLimits(j, p, h, useBias, soft_, invH_, A, B);
       }
       continue;
     }
     switch (j.type) {
       case JointType::Ball:
-        solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
+        solvePoint(j, p, useBias, soft_, A, B);
         break;
       case JointType::Fixed:
-        solveAngularLock(j, poseOf(j, A, B), useBias, soft_, A, B);
-        solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
+        solveAngularLock(j, p, useBias, soft_, A, B);
+        solvePoint(j, p, useBias, soft_, A, B);
         break;
       case JointType::Hinge: {
-        const Pose p = poseOf(j, A, B);
         solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
                    soft_, h, invH_, A, B);
         solveAxisLock(j, p, useBias, soft_, A, B);
@@ -490,7 +512,6 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         break;
       }
       case JointType::Slider: {
-        const Pose p = poseOf(j, A, B);
         const Vec3 a = axisOf(p.fA);
         solveAxial(j, j.axial, linearRow(a, p.rA, p.rB, p.d), glm::dot(a, p.d), 0.0, useBias, soft_,
                    h, invH_, A, B);
@@ -499,7 +520,6 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         break;
       }
       case JointType::Distance: {
-        const Pose p = poseOf(j, A, B);
         Real length = 0.0;
         const Row J = distanceRow(p, length);
         if (j.minLength == j.maxLength && !(j.spring.enabled && j.spring.hertz > 0.0)) {
@@ -516,20 +536,22 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         break;
       }
       case JointType::SwingTwist: {
-        solveSwingTwistLimits(j, poseOf(j, A, B), h, useBias, soft_, invH_, A, B);
-        solvePoint(j, poseOf(j, A, B), useBias, soft_, A, B);
+        solveSwingTwistLimits(j, p, h, useBias, soft_, invH_, A, B);
+        solvePoint(j, p, useBias, soft_, A, B);
         break;
       }
     }
   }
 }
 
-void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias, bool newPose) {
+void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
   const int n = tree_.size();
-  if (newPose) {
+  if (posesStale_) updatePoses(sbs);
+  if (treeStale_) {
+    treeStale_ = false;
     for (int e = 0; e < n; ++e) {
       const Joint& j = joints_[tree_.joint(e)];
-      const Pose p = poseOf(j, sbs[j.sa], sbs[j.sb]);
+      const Pose& p = poses_[j.slot];
       JointTree::Rows& rows = tree_.rows(e);
       Real* C = &treeC_[6 * static_cast<size_t>(e)];
       auto setRow = [&](int k, const Vec3& linA, const Vec3& angA, const Vec3& linB,

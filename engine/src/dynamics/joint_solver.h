@@ -22,6 +22,16 @@ struct AxialImpulses {
   Real sum() const { return spring + motor + lower - upper; }
 };
 
+// A joint's geometry at the bodies' current poses (joint_solver.cpp), from their motion since the
+// step began. The poses move only when the solver integrates positions (once per substep), so it
+// is computed once per pose for every pass that follows (warm start, solve, relax).
+struct JointPose {
+  Vec3 rA{0.0}, rB{0.0}, d{0.0};  // anchors from the centres; b's anchor minus a's
+  Quat fA{1.0, 0.0, 0.0, 0.0};    // joint frames in world axes (not for a ball joint)
+  Quat fB{1.0, 0.0, 0.0, 0.0};
+  Mat3 K{0.0};  // the point rows' J M^-1 J^T (iterative ball-like rows only)
+};
+
 struct Joint {
   JointType type = JointType::Ball;
   bool alive = false;
@@ -41,6 +51,7 @@ struct Joint {
 
   // Solver state of the step.
   int sa = 0, sb = 0;           // solver bodies (0: immovable)
+  int slot = 0;                 // index in the step's active joints (JointSet::poses_)
   bool tree = false;            // equality rows solved exactly in an acyclic group (joint_tree.h)
   Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
   Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
@@ -76,15 +87,18 @@ class JointSet {
   void prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
                const Settings& s, Real h, bool warm);
   const std::vector<int>& solverBodies() const { return touched_; }
+  /// The solver moved the bodies (integrated positions): every joint's pose is computed again
+  /// before the next pass, and the exact groups are factored again.
+  void posesMoved() { posesStale_ = treeStale_ = true; }
   void warmStart(std::vector<SolverBody>& sb);
   /// One pass over the joints' iterative rows (all rows of a joint outside the exact groups).
   void solve(std::vector<SolverBody>& sb, bool useBias);
   /// Whether this step has exact groups (joint_tree.h): acyclic groups of ball, hinge, fixed and
   /// swing-twist joints whose equality rows solveGroups solves exactly.
   bool hasGroups() const { return !tree_.empty(); }
-  /// The groups' equality rows, solved exactly. newPose: the bodies moved since the last pass
-  /// (the first pass of the solve or relax iterations): the rows are built and factored again.
-  void solveGroups(std::vector<SolverBody>& sb, bool useBias, bool newPose);
+  /// The groups' equality rows, solved exactly; built and factored again at the first pass after
+  /// the bodies moved (posesMoved), reused until they move again.
+  void solveGroups(std::vector<SolverBody>& sb, bool useBias);
   /// Reaction force and torque of each active joint from its impulses; fills `broken` with the
   /// joints whose force exceeded their break force.
   void finish(std::vector<int>& broken);
@@ -95,6 +109,9 @@ class JointSet {
   std::vector<int> freeSlots_;
   std::vector<int> active_;  // joints prepared this step, index order
   std::vector<int> touched_;
+  std::vector<JointPose> poses_;  // per active joint, at the bodies' current poses
+  bool posesStale_ = true, treeStale_ = true;
+  void updatePoses(const std::vector<SolverBody>& sb);
   mutable std::vector<std::pair<int, int>> noCollide_;
   mutable bool filterDirty_ = false;
   int live_ = 0;
