@@ -279,7 +279,7 @@ SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
   const Vec3 a = axisOf(p.fA), bAxis = axisOf(p.fB);
   const Vec3 n = glm::cross(a, bAxis);
   const Real s = glm::length(n);
-  const Real angle = std::atan2(s, glm::dot(a, bAxis));
+  const Real angle = p.swing;
   if (s > 1e-9) {
     r.hasCone = true;
     r.cone = angularRow(-n / s);  // Cdot of (swing - angle)
@@ -289,7 +289,7 @@ SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
   if (c > 1e-3) {
     r.hasTwist = true;
     r.twist = angularRow((a + bAxis) / c);
-    r.twistAngle = twistAngle(p.fA, p.fB);
+    r.twistAngle = p.twist;
   }
   return r;
 }
@@ -425,6 +425,12 @@ void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
     const bool point = j.type == JointType::Ball || j.type == JointType::Fixed ||
                        j.type == JointType::Hinge || j.type == JointType::SwingTwist;
     if (point && !j.tree) p.K = pointMass(p, A, B);
+    if (j.type == JointType::Hinge || j.type == JointType::SwingTwist)
+      p.twist = twistAngle(p.fA, p.fB);
+    if (j.type == JointType::SwingTwist) {
+      const Vec3 a = axisOf(p.fA), b = axisOf(p.fB);
+      p.swing = std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+    }
   }
 }
 
@@ -489,8 +495,8 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
     if (j.tree) {
       // Only the rows that stay iterative; the equality rows are solveGroups'.
       if (j.type == JointType::Hinge) {
-        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
-                   soft_, h, invH_, A, B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.twist, 0.0, useBias, soft_, h, invH_, A,
+                   B);
       } else if (j.type == JointType::SwingTwist) {
         solveSwingTwistLimits(j, p, h, useBias, soft_, invH_, A, B);
       }
@@ -505,8 +511,8 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         solvePoint(j, p, useBias, soft_, A, B);
         break;
       case JointType::Hinge: {
-        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), twistAngle(p.fA, p.fB), 0.0, useBias,
-                   soft_, h, invH_, A, B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.twist, 0.0, useBias, soft_, h, invH_, A,
+                   B);
         solveAxisLock(j, p, useBias, soft_, A, B);
         solvePoint(j, p, useBias, soft_, A, B);
         break;

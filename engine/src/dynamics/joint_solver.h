@@ -27,9 +27,11 @@ struct AxialImpulses {
 // is computed once per pose for every pass that follows (warm start, solve, relax).
 struct JointPose {
   Vec3 rA{0.0}, rB{0.0}, d{0.0};  // anchors from the centres; b's anchor minus a's
+  Mat3 K{0.0};                    // the point rows' J M^-1 J^T (iterative ball-like rows only)
   Quat fA{1.0, 0.0, 0.0, 0.0};    // joint frames in world axes (not for a ball joint)
   Quat fB{1.0, 0.0, 0.0, 0.0};
-  Mat3 K{0.0};  // the point rows' J M^-1 J^T (iterative ball-like rows only)
+  Real twist = 0.0;  // hinge, swing-twist: b's frame about the axis from a's, rad
+  Real swing = 0.0;  // swing-twist: the angle between the two axes, rad
 };
 
 struct Joint {

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "dynamics/island.h"
 
@@ -123,8 +124,34 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
   z_.resize(6 * static_cast<size_t>(nb));
 }
 
-void JointTree::solvePivot(const Entry& e, Real* x) const {
-  const int m = e.rows.m;
+// Calls f with m as a compile-time constant (1 to 6 rows), so the loops over a joint's rows have
+// fixed bounds (unrolled; the same operations in the same order as with a run-time bound).
+template <class F>
+void withRows(int m, F&& f) {
+  switch (m) {
+    case 1:
+      f(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      f(std::integral_constant<int, 2>{});
+      break;
+    case 3:
+      f(std::integral_constant<int, 3>{});
+      break;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      break;
+    case 5:
+      f(std::integral_constant<int, 5>{});
+      break;
+    default:
+      f(std::integral_constant<int, 6>{});
+      break;
+  }
+}
+
+template <int m>
+void JointTree::solvePivot(const Entry& e, Real* x) {
   for (int k = 0; k < m; ++k) {
     for (int i = 0; i < k; ++i) x[k] -= e.L[k][i] * x[i];
   }
@@ -144,90 +171,93 @@ void JointTree::factor(const std::vector<SolverBody>& sbs) {
       for (int k = 0; k < 3; ++k) W.m[3 + i][3 + k] = s.invI[k][i];  // glm: column k, row i
     }
   }
-  for (Entry& e : entries_) {
-    const int m = e.rows.m;
-    const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
-    const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
-    Mat6& Wu = W_[e.up];
-    Real T[6][6];  // W_up J_up^T, 6 x m
+  for (Entry& e : entries_)
+    withRows(e.rows.m, [&](auto rows) { factorEntry<decltype(rows)::value>(e, sbs); });
+}
+
+template <int m>
+void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
+  const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
+  const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
+  Mat6& Wu = W_[e.up];
+  Real T[6][6];  // W_up J_up^T, 6 x m
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < m; ++k) {
+      Real t = 0.0;
+      for (int l = 0; l < 6; ++l) t += Wu.m[i][l] * Ju[k][l];
+      T[i][k] = t;
+    }
+  Real D[6][6];
+  for (int k = 0; k < m; ++k)
+    for (int l = 0; l < m; ++l) {
+      Real d = 0.0;
+      for (int i = 0; i < 6; ++i) d += Ju[k][i] * T[i][l];
+      D[k][l] = d;
+    }
+  if (e.down > 0) {
+    const Mat6& Wd = W_[e.down];
+    Real Td[6][6];
     for (int i = 0; i < 6; ++i)
       for (int k = 0; k < m; ++k) {
         Real t = 0.0;
-        for (int l = 0; l < 6; ++l) t += Wu.m[i][l] * Ju[k][l];
-        T[i][k] = t;
+        for (int l = 0; l < 6; ++l) t += Wd.m[i][l] * Jd[k][l];
+        Td[i][k] = t;
       }
-    Real D[6][6];
     for (int k = 0; k < m; ++k)
       for (int l = 0; l < m; ++l) {
         Real d = 0.0;
-        for (int i = 0; i < 6; ++i) d += Ju[k][i] * T[i][l];
-        D[k][l] = d;
-      }
-    if (e.down > 0) {
-      const Mat6& Wd = W_[e.down];
-      Real Td[6][6];
-      for (int i = 0; i < 6; ++i)
-        for (int k = 0; k < m; ++k) {
-          Real t = 0.0;
-          for (int l = 0; l < 6; ++l) t += Wd.m[i][l] * Jd[k][l];
-          Td[i][k] = t;
-        }
-      for (int k = 0; k < m; ++k)
-        for (int l = 0; l < m; ++l) {
-          Real d = 0.0;
-          for (int i = 0; i < 6; ++i) d += Jd[k][i] * Td[i][l];
-          D[k][l] += d;
-        }
-    }
-    // Constraint force mixing (ODE's CFM; Baraff's regularisation): each row's diagonal gains
-    // kMixing times the row's own K with no joint eliminated, so a row redundant or nearly
-    // redundant with rows already eliminated (a bridge's last hinge repeats the tilt that the
-    // other hinges already lock) takes bounded impulses instead of impulses as large as 1 / pivot
-    // (dropping pivots under a threshold instead left the bridge blowing up or shaking). The
-    // rows give by kMixing times what a row alone would: nothing measurable. Stable from 1e-7 to
-    // 1e-3 on the bridge (widest gap 1.4 to 4.2 mm), unstable at 3e-3 with the groups' 240 Hz;
-    // 1e-4 is in the middle.
-    // Then D = L diag(d) L^T without pivoting; a pivot that rounding left at zero or below (no
-    // movable body along the row) is dropped, its impulse kept at 0.
-    for (int k = 0; k < m; ++k) {
-      Real scale = rowScale(sbs[e.up], Ju[k]);
-      if (e.down > 0) scale += rowScale(sbs[e.down], Jd[k]);
-      D[k][k] += kMixing * scale;
-    }
-    Real d[6];
-    for (int k = 0; k < m; ++k) {
-      Real dk = D[k][k];
-      for (int i = 0; i < k; ++i) dk -= e.L[k][i] * e.L[k][i] * d[i];
-      const bool keep = dk > 0.0;
-      d[k] = keep ? dk : 0.0;
-      e.dinv[k] = keep ? 1.0 / dk : 0.0;
-      e.L[k][k] = 1.0;
-      for (int r = k + 1; r < m; ++r) {
-        Real v = D[r][k];
-        for (int i = 0; i < k; ++i) v -= e.L[r][i] * e.L[k][i] * d[i];
-        e.L[r][k] = v * e.dinv[k];
-      }
-    }
-    // G = T D^-1, row by row; then W_up -= G T^T.
-    for (int i = 0; i < 6; ++i) {
-      for (int k = 0; k < m; ++k) e.G[i][k] = T[i][k];
-      solvePivot(e, e.G[i]);
-    }
-    for (int i = 0; i < 6; ++i)
-      for (int l = i; l < 6; ++l) {
-        Real g = 0.0;
-        for (int k = 0; k < m; ++k) g += e.G[i][k] * T[l][k];
-        Wu.m[i][l] -= g;
-        Wu.m[l][i] = Wu.m[i][l];
+        for (int i = 0; i < 6; ++i) d += Jd[k][i] * Td[i][l];
+        D[k][l] += d;
       }
   }
+  // Constraint force mixing (ODE's CFM; Baraff's regularisation): each row's diagonal gains
+  // kMixing times the row's own K with no joint eliminated, so a row redundant or nearly
+  // redundant with rows already eliminated (a bridge's last hinge repeats the tilt that the
+  // other hinges already lock) takes bounded impulses instead of impulses as large as 1 / pivot
+  // (dropping pivots under a threshold instead left the bridge blowing up or shaking). The
+  // rows give by kMixing times what a row alone would: nothing measurable. Stable from 1e-7 to
+  // 1e-3 on the bridge (widest gap 1.4 to 4.2 mm), unstable at 3e-3 with the groups' 240 Hz;
+  // 1e-4 is in the middle.
+  // Then D = L diag(d) L^T without pivoting; a pivot that rounding left at zero or below (no
+  // movable body along the row) is dropped, its impulse kept at 0.
+  for (int k = 0; k < m; ++k) {
+    Real scale = rowScale(sbs[e.up], Ju[k]);
+    if (e.down > 0) scale += rowScale(sbs[e.down], Jd[k]);
+    D[k][k] += kMixing * scale;
+  }
+  Real d[6];
+  for (int k = 0; k < m; ++k) {
+    Real dk = D[k][k];
+    for (int i = 0; i < k; ++i) dk -= e.L[k][i] * e.L[k][i] * d[i];
+    const bool keep = dk > 0.0;
+    d[k] = keep ? dk : 0.0;
+    e.dinv[k] = keep ? 1.0 / dk : 0.0;
+    e.L[k][k] = 1.0;
+    for (int r = k + 1; r < m; ++r) {
+      Real v = D[r][k];
+      for (int i = 0; i < k; ++i) v -= e.L[r][i] * e.L[k][i] * d[i];
+      e.L[r][k] = v * e.dinv[k];
+    }
+  }
+  // G = T D^-1, row by row; then W_up -= G T^T.
+  for (int i = 0; i < 6; ++i) {
+    for (int k = 0; k < m; ++k) e.G[i][k] = T[i][k];
+    solvePivot<m>(e, e.G[i]);
+  }
+  for (int i = 0; i < 6; ++i)
+    for (int l = i; l < 6; ++l) {
+      Real g = 0.0;
+      for (int k = 0; k < m; ++k) g += e.G[i][k] * T[l][k];
+      Wu.m[i][l] -= g;
+      Wu.m[l][i] = Wu.m[i][l];
+    }
 }
 
 namespace {
 
 // y[k] -= sum_i J[k][i] z[i] for the m rows of J (6 body coordinates each).
-template <class Rows>
-void subtractRowsTimes(Real* y, const Rows& J, const Real* z, int m) {
+template <int m, class Rows>
+void subtractRowsTimes(Real* y, const Rows& J, const Real* z) {
   for (int k = 0; k < m; ++k) {
     Real t = 0.0;
     for (int i = 0; i < 6; ++i) t += J[k][i] * z[i];
@@ -236,8 +266,8 @@ void subtractRowsTimes(Real* y, const Rows& J, const Real* z, int m) {
 }
 
 // z[i] += sum_k J[k][i] x[k]: the m rows of J transposed, times x.
-template <class Rows>
-void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x, int m) {
+template <int m, class Rows>
+void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x) {
   for (int i = 0; i < 6; ++i) {
     Real t = 0.0;
     for (int k = 0; k < m; ++k) t += J[k][i] * x[k];
@@ -247,42 +277,51 @@ void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x, int m) {
 
 }  // namespace
 
+// Forward: y_k = r_k - sum over earlier j at k's bodies of J_k G_j y_j, the sums kept per body
+// in z; then D^-1.
+template <int m>
+void JointTree::forward(const Entry& e, Real* y) {
+  const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
+  const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
+  Real* zu = &z_[6 * static_cast<size_t>(e.up)];
+  subtractRowsTimes<m>(y, Ju, zu);
+  if (e.down > 0) subtractRowsTimes<m>(y, Jd, &z_[6 * static_cast<size_t>(e.down)]);
+  for (int i = 0; i < 6; ++i) {
+    Real t = 0.0;
+    for (int k = 0; k < m; ++k) t += e.G[i][k] * y[k];
+    zu[i] += t;
+  }
+  solvePivot<m>(e, y);
+}
+
+// Backward: x_j = w_j - G_j^T sum over later k at up of J_k^T x_k (z reused).
+template <int m>
+void JointTree::backward(const Entry& e, Real* x) {
+  const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
+  const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
+  Real* su = &z_[6 * static_cast<size_t>(e.up)];
+  for (int k = 0; k < m; ++k) {
+    Real t = 0.0;
+    for (int i = 0; i < 6; ++i) t += e.G[i][k] * su[i];
+    x[k] -= t;
+  }
+  addRowsTransposedTimes<m>(su, Ju, x);
+  if (e.down > 0) addRowsTransposedTimes<m>(&z_[6 * static_cast<size_t>(e.down)], Jd, x);
+}
+
 void JointTree::solve(std::vector<Real>& r) {
-  // Forward: y_k = r_k - sum over earlier j at k's bodies of J_k G_j y_j, the sums kept per body
-  // in z; then D^-1. Backward: x_j = w_j - G_j^T sum over later k at up of J_k^T x_k (z reused).
   for (int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
   const int n = size();
   for (int q = 0; q < n; ++q) {
-    Entry& e = entries_[q];
-    const int m = e.rows.m;
+    const Entry& e = entries_[q];
     Real* y = &r[6 * static_cast<size_t>(q)];
-    const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
-    const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
-    Real* zu = &z_[6 * static_cast<size_t>(e.up)];
-    subtractRowsTimes(y, Ju, zu, m);
-    if (e.down > 0) subtractRowsTimes(y, Jd, &z_[6 * static_cast<size_t>(e.down)], m);
-    for (int i = 0; i < 6; ++i) {
-      Real t = 0.0;
-      for (int k = 0; k < m; ++k) t += e.G[i][k] * y[k];
-      zu[i] += t;
-    }
-    solvePivot(e, y);
+    withRows(e.rows.m, [&](auto rows) { forward<decltype(rows)::value>(e, y); });
   }
   for (int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
   for (int q = n - 1; q >= 0; --q) {
-    Entry& e = entries_[q];
-    const int m = e.rows.m;
+    const Entry& e = entries_[q];
     Real* x = &r[6 * static_cast<size_t>(q)];
-    const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
-    const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
-    Real* su = &z_[6 * static_cast<size_t>(e.up)];
-    for (int k = 0; k < m; ++k) {
-      Real t = 0.0;
-      for (int i = 0; i < 6; ++i) t += e.G[i][k] * su[i];
-      x[k] -= t;
-    }
-    addRowsTransposedTimes(su, Ju, x, m);
-    if (e.down > 0) addRowsTransposedTimes(&z_[6 * static_cast<size_t>(e.down)], Jd, x, m);
+    withRows(e.rows.m, [&](auto rows) { backward<decltype(rows)::value>(e, x); });
   }
 }
 

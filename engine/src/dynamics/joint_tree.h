@@ -58,7 +58,15 @@ class JointTree {
   struct Mat6 {
     Real m[6][6];
   };
-  void solvePivot(const Entry& e, Real* x) const;
+  // Per entry, with its row count m as a constant (joint_tree.cpp's withRows).
+  template <int m>
+  static void solvePivot(const Entry& e, Real* x);
+  template <int m>
+  void factorEntry(Entry& e, const std::vector<SolverBody>& sb);
+  template <int m>
+  void forward(const Entry& e, Real* y);
+  template <int m>
+  void backward(const Entry& e, Real* x);
 
   std::vector<Entry> entries_;
   std::vector<int> bodies_;  // solver bodies of the groups
