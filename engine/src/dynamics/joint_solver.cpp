@@ -30,9 +30,7 @@ constexpr Real kJointDampingRatio = 2.0;  // Box2D v3's default joint damping ra
 constexpr Real kTreeMassRatio = 30.0;
 
 // A scalar row: Cdot = vA.A.v + wA.A.w + vB.B.v + wB.B.w.
-struct Row {
-  Vec3 vA{0.0}, wA{0.0}, vB{0.0}, wB{0.0};
-};
+using Row = JointRow;
 
 Real rowVelocity(const Row& J, const SolverBody& A, const SolverBody& B) {
   return glm::dot(J.vA, A.v) + glm::dot(J.wA, A.w) + glm::dot(J.vB, B.v) + glm::dot(J.wB, B.w);
@@ -120,15 +118,14 @@ Bias rigidBias(Real C, bool useBias, const Softness& soft) {
 }
 
 // A one-sided limit with position C >= 0 wanted along row J (Cdot of C is J v).
-void solveLimit(const Row& J, Real C, Real& impulse, bool useBias, const Softness& soft, Real invH,
-                SolverBody& A, SolverBody& B) {
+void solveLimit(const Row& J, Real m, Real C, Real& impulse, bool useBias, const Softness& soft,
+                Real invH, SolverBody& A, SolverBody& B) {
   Bias b;
   if (C > 0.0) {
     b.bias = C * invH;  // speculative: may close within the substep
   } else if (useBias) {
     b = rigidBias(C, true, soft);
   }
-  const Real m = rowMass(J, A, B);
   const Real cdot = rowVelocity(J, A, B);
   const Real lambda = -m * b.massScale * (cdot + b.bias) - b.impulseScale * impulse;
   const Real next = std::max(impulse + lambda, 0.0);
@@ -137,12 +134,12 @@ void solveLimit(const Row& J, Real C, Real& impulse, bool useBias, const Softnes
 }
 
 // Spring (to `target`), motor and limits of a joint's free coordinate along row J.
-void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real coord, Real target,
+// m: the row's mass, 1 / (J M^-1 J^T).
+void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
                 bool useBias, const Softness& soft, Real h, Real invH, SolverBody& A,
                 SolverBody& B) {
   if (j.spring.enabled && j.spring.hertz > 0.0) {
     const Softness ss = makeSoftness(j.spring.hertz, j.spring.dampingRatio, h);
-    const Real m = rowMass(J, A, B);
     const Real cdot = rowVelocity(J, A, B);
     const Real lambda =
         -m * ss.massScale * (cdot + ss.biasRate * (coord - target)) - ss.impulseScale * imp.spring;
@@ -150,7 +147,6 @@ void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real coord, Re
     applyRow(J, lambda, A, B);
   }
   if (j.motor.enabled) {
-    const Real m = rowMass(J, A, B);
     const Real cdot = rowVelocity(J, A, B);
     const Real cap = j.motor.maxEffort * h;
     const Real next = std::clamp(imp.motor - m * (cdot - j.motor.speed), -cap, cap);
@@ -159,10 +155,10 @@ void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real coord, Re
   }
   if (j.limits.enabled) {
     if (std::isfinite(j.limits.lower))
-      solveLimit(J, coord - j.limits.lower, imp.lower, useBias, soft, invH, A, B);
+      solveLimit(J, m, coord - j.limits.lower, imp.lower, useBias, soft, invH, A, B);
     const Row neg{-J.vA, -J.wA, -J.vB, -J.wB};
     if (std::isfinite(j.limits.upper))
-      solveLimit(neg, j.limits.upper - coord, imp.upper, useBias, soft, invH, A, B);
+      solveLimit(neg, m, j.limits.upper - coord, imp.upper, useBias, soft, invH, A, B);
   }
 }
 
@@ -266,14 +262,6 @@ Row distanceRow(const Pose& p, Real& length) {
 // twist Jacobian. Taken unit length, the row and the measured angle disagree at a large swing and
 // the limit pumps energy into the limb (a ragdoll's arm spun at 9 rad/s on the ground). Near a
 // swing of pi the twist is undefined and its rows are skipped.
-struct SwingTwistRows {
-  Row cone, twist;
-  Real coneC = 0.0;  // swing limit minus the swing angle (>= 0 wanted)
-  Real twistAngle = 0.0;
-  bool hasCone = false;
-  bool hasTwist = false;
-};
-
 SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
   SwingTwistRows r;
   const Vec3 a = axisOf(p.fA), bAxis = axisOf(p.fB);
@@ -298,9 +286,9 @@ SwingTwistRows swingTwistRows(const Joint& j, const Pose& p) {
 // stops them, its length clamped to the torque times the substep (a disc clamp, as a motor at
 // speed 0 clamps one row). It is kept in angularImpulse, which a swing-twist does not otherwise
 // use, so it is warm started with the others.
-void solveFriction(Joint& j, Real h, SolverBody& A, SolverBody& B) {
+void solveFriction(Joint& j, const Mat3& mass, Real h, SolverBody& A, SolverBody& B) {
   const Vec3 cdot = B.w - A.w;
-  const Vec3 wanted = j.angularImpulse - safeInverse(A.invI + B.invI) * cdot;
+  const Vec3 wanted = j.angularImpulse - mass * cdot;
   const Real cap = j.friction * h, length = glm::length(wanted);
   const Vec3 next = length > cap ? wanted * (cap / length) : wanted;
   const Vec3 L = next - j.angularImpulse;
@@ -309,16 +297,17 @@ void solveFriction(Joint& j, Real h, SolverBody& A, SolverBody& B) {
   B.w += B.invI * L;
 }
 
-// A swing-twist's friction, cone limit and two twist limits at pose p (both solve paths).
-void solveSwingTwistLimits(Joint& j, const Pose& p, Real h, bool useBias, const Softness& soft,
-                           Real invH, SolverBody& A, SolverBody& B) {
-  if (j.friction > 0.0) solveFriction(j, h, A, B);
-  const SwingTwistRows r = swingTwistRows(j, p);
-  if (r.hasCone) solveLimit(r.cone, r.coneC, j.twist.spring, useBias, soft, invH, A, B);
+// A swing-twist's friction, cone limit and two twist limits at the pose of r (both solve paths).
+void solveSwingTwistLimits(Joint& j, const SwingTwistRows& r, Real h, bool useBias,
+                           const Softness& soft, Real invH, SolverBody& A, SolverBody& B) {
+  if (j.friction > 0.0) solveFriction(j, r.frictionMass, h, A, B);
+  if (r.hasCone) solveLimit(r.cone, r.coneMass, r.coneC, j.twist.spring, useBias, soft, invH, A, B);
   if (r.hasTwist) {
-    solveLimit(r.twist, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft, invH, A, B);
+    solveLimit(r.twist, r.twistMass, r.twistAngle - j.limits.lower, j.twist.lower, useBias, soft,
+               invH, A, B);
     const Row neg{Vec3(0.0), -r.twist.wA, Vec3(0.0), -r.twist.wB};
-    solveLimit(neg, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft, invH, A, B);
+    solveLimit(neg, r.twistMass, j.limits.upper - r.twistAngle, j.twist.upper, useBias, soft, invH,
+               A, B);
   }
 }
 
@@ -407,6 +396,7 @@ void JointSet::buildTree(const std::vector<Body>& bodies, bool exact) {
   treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeAxes_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
   poses_.resize(active_.size());
+  swingTwists_.resize(active_.size());
   posesStale_ = treeStale_ = true;
 }
 
@@ -427,9 +417,15 @@ void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
     if (point && !j.tree) p.K = pointMass(p, A, B);
     if (j.type == JointType::Hinge || j.type == JointType::SwingTwist)
       p.twist = twistAngle(p.fA, p.fB);
+    if (j.type == JointType::Hinge) p.axialMass = rowMass(angularRow(axisOf(p.fA)), A, B);
     if (j.type == JointType::SwingTwist) {
       const Vec3 a = axisOf(p.fA), b = axisOf(p.fB);
       p.swing = std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+      SwingTwistRows& r = swingTwists_[kk];
+      r = swingTwistRows(j, p);
+      if (r.hasCone) r.coneMass = rowMass(r.cone, A, B);
+      if (r.hasTwist) r.twistMass = rowMass(r.twist, A, B);
+      if (j.friction > 0.0) r.frictionMass = safeInverse(A.invI + B.invI);
     }
   }
 }
@@ -468,7 +464,7 @@ void JointSet::warmStart(std::vector<SolverBody>& sbs) {
         break;
       }
       case JointType::SwingTwist: {
-        const SwingTwistRows r = swingTwistRows(j, p);
+        const SwingTwistRows& r = swingTwists_[j.slot];
         if (r.hasCone) applyRow(r.cone, j.twist.spring, A, B);
         if (r.hasTwist) applyRow(r.twist, j.twist.lower - j.twist.upper, A, B);
         break;
@@ -495,10 +491,10 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
     if (j.tree) {
       // Only the rows that stay iterative; the equality rows are solveGroups'.
       if (j.type == JointType::Hinge) {
-        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.twist, 0.0, useBias, soft_, h, invH_, A,
-                   B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, 0.0, useBias, soft_,
+                   h, invH_, A, B);
       } else if (j.type == JointType::SwingTwist) {
-        solveSwingTwistLimits(j, p, h, useBias, soft_, invH_, A, B);
+        solveSwingTwistLimits(j, swingTwists_[j.slot], h, useBias, soft_, invH_, A, B);
       }
       continue;
     }
@@ -511,16 +507,17 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         solvePoint(j, p, useBias, soft_, A, B);
         break;
       case JointType::Hinge: {
-        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.twist, 0.0, useBias, soft_, h, invH_, A,
-                   B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, 0.0, useBias, soft_,
+                   h, invH_, A, B);
         solveAxisLock(j, p, useBias, soft_, A, B);
         solvePoint(j, p, useBias, soft_, A, B);
         break;
       }
       case JointType::Slider: {
         const Vec3 a = axisOf(p.fA);
-        solveAxial(j, j.axial, linearRow(a, p.rA, p.rB, p.d), glm::dot(a, p.d), 0.0, useBias, soft_,
-                   h, invH_, A, B);
+        const Row J = linearRow(a, p.rA, p.rB, p.d);
+        solveAxial(j, j.axial, J, rowMass(J, A, B), glm::dot(a, p.d), 0.0, useBias, soft_, h, invH_,
+                   A, B);
         solveAngularLock(j, p, useBias, soft_, A, B);
         solveSliderLinear(j, p, useBias, soft_, A, B);
         break;
@@ -537,12 +534,13 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
           j.axial.spring += lambda;
           applyRow(J, lambda, A, B);
         } else {
-          solveAxial(j, j.axial, J, length, j.restLength, useBias, soft_, h, invH_, A, B);
+          solveAxial(j, j.axial, J, rowMass(J, A, B), length, j.restLength, useBias, soft_, h,
+                     invH_, A, B);
         }
         break;
       }
       case JointType::SwingTwist: {
-        solveSwingTwistLimits(j, p, h, useBias, soft_, invH_, A, B);
+        solveSwingTwistLimits(j, swingTwists_[j.slot], h, useBias, soft_, invH_, A, B);
         solvePoint(j, p, useBias, soft_, A, B);
         break;
       }

@@ -22,6 +22,22 @@ struct AxialImpulses {
   Real sum() const { return spring + motor + lower - upper; }
 };
 
+// A scalar row: Cdot = vA.A.v + wA.A.w + vB.B.v + wB.B.w.
+struct JointRow {
+  Vec3 vA{0.0}, wA{0.0}, vB{0.0}, wB{0.0};
+};
+
+// A swing-twist's limit rows at the current pose (joint_solver.cpp), with their masses.
+struct SwingTwistRows {
+  JointRow cone, twist;
+  Real coneC = 0.0;  // swing limit minus the swing angle (>= 0 wanted)
+  Real twistAngle = 0.0;
+  Real coneMass = 0.0, twistMass = 0.0;  // 1 / (J M^-1 J^T) of each row
+  Mat3 frictionMass{0.0};                // (IA^-1 + IB^-1)^-1, with friction only
+  bool hasCone = false;
+  bool hasTwist = false;
+};
+
 // A joint's geometry at the bodies' current poses (joint_solver.cpp), from their motion since the
 // step began. The poses move only when the solver integrates positions (once per substep), so it
 // is computed once per pose for every pass that follows (warm start, solve, relax).
@@ -30,8 +46,9 @@ struct JointPose {
   Mat3 K{0.0};                    // the point rows' J M^-1 J^T (iterative ball-like rows only)
   Quat fA{1.0, 0.0, 0.0, 0.0};    // joint frames in world axes (not for a ball joint)
   Quat fB{1.0, 0.0, 0.0, 0.0};
-  Real twist = 0.0;  // hinge, swing-twist: b's frame about the axis from a's, rad
-  Real swing = 0.0;  // swing-twist: the angle between the two axes, rad
+  Real twist = 0.0;      // hinge, swing-twist: b's frame about the axis from a's, rad
+  Real swing = 0.0;      // swing-twist: the angle between the two axes, rad
+  Real axialMass = 0.0;  // hinge: 1 / (J M^-1 J^T) of the rotation about the axis
 };
 
 struct Joint {
@@ -111,7 +128,8 @@ class JointSet {
   std::vector<int> freeSlots_;
   std::vector<int> active_;  // joints prepared this step, index order
   std::vector<int> touched_;
-  std::vector<JointPose> poses_;  // per active joint, at the bodies' current poses
+  std::vector<JointPose> poses_;             // per active joint, at the bodies' current poses
+  std::vector<SwingTwistRows> swingTwists_;  // per active joint, swing-twists only
   bool posesStale_ = true, treeStale_ = true;
   void updatePoses(const std::vector<SolverBody>& sb);
   mutable std::vector<std::pair<int, int>> noCollide_;
