@@ -52,10 +52,17 @@ struct JointPose {
 };
 
 struct Joint {
+  // The first cache line holds what every pass over a ball-like joint reads: its kind, solver
+  // bodies, slot and point impulse (joint_grid's 19,701 joints are read 16 times per step).
   JointType type = JointType::Ball;
   bool alive = false;
-  uint32_t generation = 0;
+  bool tree = false;   // this step: equality rows solved exactly in an acyclic group (joint_tree.h)
+  int sa = 0, sb = 0;  // this step's solver bodies (0: immovable)
+  int slot = 0;        // index in the step's active joints (JointSet::poses_)
   int a = -1, b = -1;  // body indices; -1 the static world
+  uint32_t generation = 0;
+  Vec3 linearImpulse{0.0};   // point (or slider perpendicular) rows, world, per substep
+  Vec3 angularImpulse{0.0};  // locked rotation rows, world, per substep
   bool collideConnected = false;
   Real breakForce = 0.0;
   Vec3 localAnchorA{0.0}, localAnchorB{0.0};  // from the centre of mass, body axes (world: world)
@@ -69,16 +76,11 @@ struct Joint {
   Real friction = 0.0;  // swing-twist: N m of dry friction (in angularImpulse, unused otherwise)
 
   // Solver state of the step.
-  int sa = 0, sb = 0;           // solver bodies (0: immovable)
-  int slot = 0;                 // index in the step's active joints (JointSet::poses_)
-  bool tree = false;            // equality rows solved exactly in an acyclic group (joint_tree.h)
   Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
   Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
   Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
   Quat qB{1.0, 0.0, 0.0, 0.0};
-  Real h = 0.0;              // substep of the accumulated impulses below
-  Vec3 linearImpulse{0.0};   // point (or slider perpendicular) rows, world
-  Vec3 angularImpulse{0.0};  // locked rotation rows, world
+  Real h = 0.0;              // substep of the accumulated impulses
   AxialImpulses axial;       // hinge, slider, distance (rigid in `spring` when a rod)
   AxialImpulses twist;       // swing-twist: lower/upper twist, cone in `spring`
   Vec3 reactionForce{0.0};   // N, last step
