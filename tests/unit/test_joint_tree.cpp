@@ -1,10 +1,11 @@
 // The exact solve of acyclic joint groups (dynamics/joint_tree.h) against a dense solve of
 // K = J M^-1 J^T built row by row: random forests with joints to the world, groups with loops left
-// out, and redundant rows.
+// out, and redundant rows; and the list of jointed bodies kept from colliding.
 #include <algorithm>
 #include <cmath>
 #include <random>
 
+#include "dynamics/joint_solver.h"
 #include "dynamics/joint_tree.h"
 #include "world_fixtures.h"
 
@@ -257,4 +258,47 @@ TEST_CASE("The tree solve of redundant rows stays bounded and meets consistent r
   for (Real w : want) largest = std::max(largest, std::abs(w));
   CHECK(diff < 1e-9 * largest);
   CHECK(worst < 1e-3 * size);
+}
+
+// JointSet::keepsApart (asked for every candidate pair of every step) against the live joints
+// themselves, through creations and destructions that mark its list for a rebuild.
+TEST_CASE("A joint keeps apart exactly the bodies it joins, unless it lets them collide") {
+  std::mt19937 rng(15);
+  const int n = 30;
+  std::vector<Body> bodies(n);
+  for (Body& b : bodies) b.alive = true;
+  JointSet set;
+  std::uniform_int_distribution<int> body(-1, n - 1), coin(0, 3);
+  auto addJoints = [&](int count) {
+    for (int k = 0; k < count; ++k) {
+      BallJointDef def;
+      const int a = body(rng), b = body(rng);
+      if (a == b || (a < 0 && b < 0)) continue;
+      if (a >= 0) def.a = BodyId{a, 0};
+      if (b >= 0) def.b = BodyId{b, 0};
+      def.collideConnected = coin(rng) == 0;
+      REQUIRE(static_cast<bool>(set.create(def, bodies)));
+    }
+  };
+  auto check = [&] {
+    int apart = 0;
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b) {
+        bool expected = false;
+        for (const Joint& j : set.joints())
+          expected = expected || (j.alive && !j.collideConnected && std::min(j.a, j.b) == a &&
+                                  std::max(j.a, j.b) == b);
+        REQUIRE(set.keepsApart(a, b) == expected);
+        apart += expected;
+      }
+    return apart;
+  };
+  addJoints(120);
+  const int before = check();
+  CHECK(before > 40);  // a representative mix: many pairs kept apart, most pairs not
+  for (int k = 0; k < static_cast<int>(set.joints().size()); k += 3) set.destroy(k);
+  const int after = check();
+  CHECK(after < before);
+  addJoints(60);
+  CHECK(check() > after);
 }

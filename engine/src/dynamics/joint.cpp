@@ -238,16 +238,28 @@ void JointSet::destroy(int index) {
   filterDirty_ = true;
 }
 
-const std::vector<std::pair<int, int>>& JointSet::noCollide() const {
-  if (!filterDirty_) return noCollide_;
-  filterDirty_ = false;
-  noCollide_.clear();
-  for (const Joint& j : joints_)
-    if (j.alive && !j.collideConnected && j.a >= 0 && j.b >= 0)
-      noCollide_.emplace_back(std::min(j.a, j.b), std::max(j.a, j.b));
-  std::sort(noCollide_.begin(), noCollide_.end());
-  noCollide_.erase(std::unique(noCollide_.begin(), noCollide_.end()), noCollide_.end());
-  return noCollide_;
+bool JointSet::keepsApart(int a, int b) const {
+  if (filterDirty_) {
+    // Called for every candidate pair of every step: a body's few partners, found in a row of
+    // their own, instead of a binary search over all pairs.
+    filterDirty_ = false;
+    std::vector<std::pair<int, int>> pairs;
+    for (const Joint& j : joints_)
+      if (j.alive && !j.collideConnected && j.a >= 0 && j.b >= 0)
+        pairs.emplace_back(std::min(j.a, j.b), std::max(j.a, j.b));
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    const int rows = pairs.empty() ? 0 : pairs.back().first + 1;
+    noCollideStart_.assign(static_cast<size_t>(rows) + 1, 0);
+    for (const auto& p : pairs) ++noCollideStart_[static_cast<size_t>(p.first) + 1];
+    for (int r = 0; r < rows; ++r) noCollideStart_[r + 1] += noCollideStart_[r];
+    noCollide_.clear();
+    for (const auto& p : pairs) noCollide_.push_back(p.second);
+  }
+  if (a + 1 >= static_cast<int>(noCollideStart_.size())) return false;
+  for (int k = noCollideStart_[a], end = noCollideStart_[a + 1]; k < end; ++k)
+    if (noCollide_[k] >= b) return noCollide_[k] == b;
+  return false;
 }
 
 JointView JointSet::view(int index, const std::vector<Body>& bodies) const {

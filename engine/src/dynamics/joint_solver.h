@@ -99,9 +99,9 @@ class JointSet {
   const std::vector<Joint>& joints() const { return joints_; }
   int count() const { return live_; }
 
-  /// Sorted (min, max) body index pairs of joints whose bodies must not collide (rebuilt on first
-  /// use after joints were added or removed).
-  const std::vector<std::pair<int, int>>& noCollide() const;
+  /// Whether a joint keeps bodies a < b from colliding (no `collideConnected`); the list is
+  /// rebuilt on first use after joints were added or removed.
+  bool keepsApart(int a, int b) const;
 
   // Solver hooks (contact_solver.cpp). prepare fills the solver state of every joint with an
   // awake body and lists the solver bodies they touch (sorted, unique).
@@ -134,7 +134,8 @@ class JointSet {
   std::vector<SwingTwistRows> swingTwists_;  // per active joint, swing-twists only
   bool posesStale_ = true, treeStale_ = true;
   void updatePoses(const std::vector<SolverBody>& sb);
-  mutable std::vector<std::pair<int, int>> noCollide_;
+  // Per body a, from noCollideStart_[a]: the larger bodies b a joint keeps apart from it, sorted.
+  mutable std::vector<int> noCollideStart_, noCollide_;
   mutable bool filterDirty_ = false;
   int live_ = 0;
   // Acyclic groups (joint_tree.h): per entry, the rows' position errors (6 each), the pass's

@@ -263,8 +263,7 @@ void World::drawJoints(DebugDraw& draw) const {
 }
 
 bool World::jointFiltered(int a, int b) const {
-  const auto& f = joints_->noCollide();
-  return !f.empty() && std::binary_search(f.begin(), f.end(), std::pair(a, b));
+  return joints_->keepsApart(a, b);
 }
 
 }  // namespace tumble
