@@ -606,13 +606,15 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     const JointTree::Rows& rows = tree_.rows(e);
     const Real* C = &treeC_[6 * static_cast<size_t>(e)];
     Real* r = &treeR_[6 * static_cast<size_t>(e)];
-    for (int k = 0; k < rows.m; ++k) {
-      Real v = 0.0;
-      for (int i = 0; i < 3; ++i)
-        v += rows.a[k][i] * A.v[i] + rows.a[k][3 + i] * A.w[i] + rows.b[k][i] * B.v[i] +
-             rows.b[k][3 + i] * B.w[i];
-      r[k] = v + (useBias ? treeSoft_.biasRate * C[k] : 0.0);
-    }
+    JointTree::withRows(rows.m, [&](auto m) {
+      for (int k = 0; k < m; ++k) {
+        Real v = 0.0;
+        for (int i = 0; i < 3; ++i)
+          v += rows.a[k][i] * A.v[i] + rows.a[k][3 + i] * A.w[i] + rows.b[k][i] * B.v[i] +
+               rows.b[k][3 + i] * B.w[i];
+        r[k] = v + (useBias ? treeSoft_.biasRate * C[k] : 0.0);
+      }
+    });
   }
   tree_.solve(treeR_);
   for (int e = 0; e < n; ++e) {
@@ -633,18 +635,20 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       for (int k = 0; k < 3; ++k) old[3 + k] = j.angularImpulse[k];
     }
     Vec3 linA(0.0), angA(0.0), linB(0.0), angB(0.0);
-    Real next[6];
-    for (int k = 0; k < rows.m; ++k) {
-      const Real d =
-          useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
-      next[k] = old[k] + d;
-      for (int i = 0; i < 3; ++i) {
-        linA[i] += d * rows.a[k][i];
-        angA[i] += d * rows.a[k][3 + i];
-        linB[i] += d * rows.b[k][i];
-        angB[i] += d * rows.b[k][3 + i];
+    Real next[6] = {};
+    JointTree::withRows(rows.m, [&](auto m) {
+      for (int k = 0; k < m; ++k) {
+        const Real d =
+            useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
+        next[k] = old[k] + d;
+        for (int i = 0; i < 3; ++i) {
+          linA[i] += d * rows.a[k][i];
+          angA[i] += d * rows.a[k][3 + i];
+          linB[i] += d * rows.b[k][i];
+          angB[i] += d * rows.b[k][3 + i];
+        }
       }
-    }
+    });
     A.v += A.invMass * linA;
     A.w += A.invI * angA;
     B.v += B.invMass * linB;

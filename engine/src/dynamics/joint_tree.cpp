@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include "dynamics/island.h"
 
@@ -124,32 +123,6 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
   z_.resize(6 * static_cast<size_t>(nb));
 }
 
-// Calls f with m as a compile-time constant (1 to 6 rows), so the loops over a joint's rows have
-// fixed bounds (unrolled; the same operations in the same order as with a run-time bound).
-template <class F>
-void withRows(int m, F&& f) {
-  switch (m) {
-    case 1:
-      f(std::integral_constant<int, 1>{});
-      break;
-    case 2:
-      f(std::integral_constant<int, 2>{});
-      break;
-    case 3:
-      f(std::integral_constant<int, 3>{});
-      break;
-    case 4:
-      f(std::integral_constant<int, 4>{});
-      break;
-    case 5:
-      f(std::integral_constant<int, 5>{});
-      break;
-    default:
-      f(std::integral_constant<int, 6>{});
-      break;
-  }
-}
-
 template <int m>
 void JointTree::solvePivot(const Entry& e, Real* x) {
   for (int k = 0; k < m; ++k) {
@@ -172,7 +145,7 @@ void JointTree::factor(const std::vector<SolverBody>& sbs) {
     }
   }
   for (Entry& e : entries_)
-    withRows(e.rows.m, [&](auto rows) { factorEntry<decltype(rows)::value>(e, sbs); });
+    JointTree::withRows(e.rows.m, [&](auto rows) { factorEntry<decltype(rows)::value>(e, sbs); });
 }
 
 template <int m>
@@ -315,13 +288,13 @@ void JointTree::solve(std::vector<Real>& r) {
   for (int q = 0; q < n; ++q) {
     const Entry& e = entries_[q];
     Real* y = &r[6 * static_cast<size_t>(q)];
-    withRows(e.rows.m, [&](auto rows) { forward<decltype(rows)::value>(e, y); });
+    JointTree::withRows(e.rows.m, [&](auto rows) { forward<decltype(rows)::value>(e, y); });
   }
   for (int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
   for (int q = n - 1; q >= 0; --q) {
     const Entry& e = entries_[q];
     Real* x = &r[6 * static_cast<size_t>(q)];
-    withRows(e.rows.m, [&](auto rows) { backward<decltype(rows)::value>(e, x); });
+    JointTree::withRows(e.rows.m, [&](auto rows) { backward<decltype(rows)::value>(e, x); });
   }
 }
 

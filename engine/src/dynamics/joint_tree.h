@@ -3,6 +3,7 @@
 // "Linear-time dynamics using Lagrange multipliers"), used by the joint solver
 // (joint_solver.cpp) inside each iteration, between the iterative rows (limits, motors, springs,
 // friction, joints in loops) and the contacts (block Gauss-Seidel).
+#include <type_traits>
 #include <vector>
 
 #include "dynamics/contact_solver.h"
@@ -44,6 +45,32 @@ class JointTree {
   void factor(const std::vector<SolverBody>& sb);
   /// Solves K x = r for every group in place: `r` holds 6 values per entry (its m rows first).
   void solve(std::vector<Real>& r);
+
+  /// Calls f(std::integral_constant<int, m>) for m rows (1 to 6), so loops over a joint's rows
+  /// have fixed bounds (unrolled; the same operations in the same order as a run-time bound).
+  template <class F>
+  static void withRows(int m, F&& f) {
+    switch (m) {
+      case 1:
+        f(std::integral_constant<int, 1>{});
+        break;
+      case 2:
+        f(std::integral_constant<int, 2>{});
+        break;
+      case 3:
+        f(std::integral_constant<int, 3>{});
+        break;
+      case 4:
+        f(std::integral_constant<int, 4>{});
+        break;
+      case 5:
+        f(std::integral_constant<int, 5>{});
+        break;
+      default:
+        f(std::integral_constant<int, 6>{});
+        break;
+    }
+  }
 
  private:
   struct Entry {
