@@ -160,9 +160,10 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
       for (int l = 0; l < 6; ++l) t += Wu.m[i][l] * Ju[k][l];
       T[i][k] = t;
     }
+  // The pivot block's lower triangle (the factorisation below reads no more).
   Real D[6][6];
   for (int k = 0; k < m; ++k)
-    for (int l = 0; l < m; ++l) {
+    for (int l = 0; l <= k; ++l) {
       Real d = 0.0;
       for (int i = 0; i < 6; ++i) d += Ju[k][i] * T[i][l];
       D[k][l] = d;
@@ -177,7 +178,7 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
         Td[i][k] = t;
       }
     for (int k = 0; k < m; ++k)
-      for (int l = 0; l < m; ++l) {
+      for (int l = 0; l <= k; ++l) {
         Real d = 0.0;
         for (int i = 0; i < 6; ++i) d += Jd[k][i] * Td[i][l];
         D[k][l] += d;
