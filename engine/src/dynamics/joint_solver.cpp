@@ -343,8 +343,10 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
     const Quat qB = j.b >= 0 ? bodies[j.b].rotation : Quat(1.0, 0.0, 0.0, 0.0);
     j.rA = qA * j.localAnchorA;
     j.rB = qB * j.localAnchorB;
-    j.qA = qA * j.frameA;
-    j.qB = qB * j.frameB;
+    if (j.type != JointType::Ball) {  // a ball joint has no use for its frames
+      j.qA = qA * j.frameA;
+      j.qB = qB * j.frameB;
+    }
     j.deltaCenter = cB - cA;
     if (!warm) {
       j.linearImpulse = j.angularImpulse = Vec3(0.0);
@@ -449,8 +451,10 @@ void JointSet::warmStart(std::vector<SolverBody>& sbs) {
       B.v += B.invMass * P;
       B.w += B.invI * glm::cross(p.rB, P);
     }
-    A.w -= A.invI * L;
-    B.w += B.invI * L;
+    if (j.type != JointType::Ball) {  // a ball joint's angular impulse stays 0
+      A.w -= A.invI * L;
+      B.w += B.invI * L;
+    }
     switch (j.type) {
       case JointType::Hinge:
         applyRow(angularRow(axisOf(p.fA)), j.axial.sum(), A, B);
