@@ -213,11 +213,22 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
       e.L[r][k] = v * e.dinv[k];
     }
   }
-  // G = T D^-1, row by row; then W_up -= G T^T.
-  for (int i = 0; i < 6; ++i) {
-    for (int k = 0; k < m; ++k) e.G[i][k] = T[i][k];
-    solvePivot<m>(e, e.G[i]);
-  }
+  // G = T D^-1: each of its six rows solved as solvePivot solves one (the same operations in
+  // the same order), the six side by side (columns of Gt) so they run in parallel.
+  Real Gt[6][6];
+  for (int k = 0; k < m; ++k)
+    for (int i = 0; i < 6; ++i) Gt[k][i] = T[i][k];
+  for (int k = 0; k < m; ++k)
+    for (int l = 0; l < k; ++l)
+      for (int i = 0; i < 6; ++i) Gt[k][i] -= e.L[k][l] * Gt[l][i];
+  for (int k = 0; k < m; ++k)
+    for (int i = 0; i < 6; ++i) Gt[k][i] *= e.dinv[k];
+  for (int k = m - 1; k >= 0; --k)
+    for (int l = k + 1; l < m; ++l)
+      for (int i = 0; i < 6; ++i) Gt[k][i] -= e.L[l][k] * Gt[l][i];
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < m; ++k) e.G[i][k] = Gt[k][i];
+  // W_up -= G T^T.
   for (int i = 0; i < 6; ++i)
     for (int l = i; l < 6; ++l) {
       Real g = 0.0;
