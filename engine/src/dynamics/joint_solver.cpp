@@ -417,7 +417,9 @@ void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
     const bool point = j.type == JointType::Ball || j.type == JointType::Fixed ||
                        j.type == JointType::Hinge || j.type == JointType::SwingTwist;
     if (point && !j.tree) p.K = pointMass(p, A, B);
-    if (j.type == JointType::Hinge || j.type == JointType::SwingTwist)
+    // A hinge's angle is read by its limits and spring only (the bridge's hinges have neither).
+    if (j.type == JointType::SwingTwist ||
+        (j.type == JointType::Hinge && (j.limits.enabled || j.spring.enabled)))
       p.twist = twistAngle(p.fA, p.fB);
     if (j.type == JointType::Hinge) p.axialMass = rowMass(angularRow(axisOf(p.fA)), A, B);
     if (j.type == JointType::SwingTwist) {
