@@ -256,7 +256,7 @@ bool JointSet::keepsApart(int a, int b) const {
     noCollide_.clear();
     for (const auto& p : pairs) noCollide_.push_back(p.second);
   }
-  if (a + 1 >= static_cast<int>(noCollideStart_.size())) return false;
+  if (a < 0 || a + 1 >= static_cast<int>(noCollideStart_.size())) return false;
   for (int k = noCollideStart_[a], end = noCollideStart_[a + 1]; k < end; ++k)
     if (noCollide_[k] >= b) return noCollide_[k] == b;
   return false;

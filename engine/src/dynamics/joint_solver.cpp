@@ -402,9 +402,10 @@ void JointSet::buildTree(const std::vector<Body>& bodies, bool exact) {
   posesStale_ = treeStale_ = true;
 }
 
-// Ball-like joints outside the groups solve their point rows with K at the current pose: computed
-// here with the pose, once per substep instead of in every pass (the same values: K depends on
-// the pose and on the inverse masses, which hold for the step).
+// What the passes read at the current pose (JointPose; a swing-twist's limit rows in
+// swingTwists_): computed at the first pass after the bodies moved and read until they move again.
+// The values are those each pass computed before: they depend on the pose and, for the masses, on
+// the inverse masses and inertias, which hold for the step.
 void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
   posesStale_ = false;
   const int count = static_cast<int>(active_.size());
