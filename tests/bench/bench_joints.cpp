@@ -13,7 +13,10 @@
 //    grid stays connected (the widest anchor gap).
 // Thread CPU time per step: mean and worst, and the ratios Tumble / Bullet; the widest anchor gap
 // of any Tumble joint at any step; the dynamic bodies of each engine that ended under the ground
-// (a translation gone wrong would show there). An argument runs the benches whose names hold it.
+// (a translation gone wrong would show there); each engine's dynamic bodies awake after the last
+// step and the step after which all of them slept (-1: never; a sleeping island costs nothing, so
+// this tells a cheaper solver from an earlier sleep). An argument runs the benches whose names
+// hold it.
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
