@@ -126,6 +126,7 @@ class ContactSolver {
     bool locked = false;
   };
 
+  static void clearLane(WidePoint& p, int lane);  // zero lane `lane` of every field of p
   void prepareBodies(std::vector<Body>& bodies);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
