@@ -787,6 +787,10 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false, i == 0); });
       reverse = !reverse;
     }
+    // With an even number of passes per substep each pass would keep its order in every substep
+    // (one solve and one relax: the soft push-out always from the first point): the next substep
+    // starts in the other order.
+    if ((s.solver.velocityIterations + relax) % 2 == 0) reverse = !reverse;
   }
   rowPass([&](WideContact& c) { restitution(c); });
   store(manifolds, static_cast<Real>(substeps));
