@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <numbers>
 
@@ -346,7 +347,15 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
       }
     }
   }
+  for (int k = count; k < 4; ++k) clearLane(c.p[k], l);
   c.points = std::max(c.points, count);
+}
+
+void ContactSolver::clearLane(WidePoint& p, int l) {
+  setLane(p.rA, l, Vec3(0.0));
+  setLane(p.rB, l, Vec3(0.0));
+  p.baseSeparation[l] = p.normalMass[l] = p.normalImpulse[l] = 0;
+  p.totalImpulse[l] = p.relativeVelocity[l] = 0;
 }
 
 void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
@@ -354,7 +363,11 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
                                     Real h) {
   constraintBodies_.clear();
   constraintManifold_.clear();
-  for (int mi = 0; mi < static_cast<int>(manifolds.size()); ++mi) {
+  constraintPoints_.clear();
+  const int manifoldCount = static_cast<int>(manifolds.size());
+  for (int mi = 0; mi < manifoldCount; ++mi) {
+    // The manifolds are 656 bytes apart and only their first line is read here: fetch ahead.
+    if (mi + 8 < manifoldCount) __builtin_prefetch(&manifolds[mi + 8]);
     const Manifold& m = manifolds[mi];
     if (m.pointCount == 0) continue;
     const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
@@ -362,6 +375,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     constraintBodies_.push_back(ia);
     constraintBodies_.push_back(ib);
     constraintManifold_.push_back(mi);
+    constraintPoints_.push_back(static_cast<int8_t>(std::min(m.pointCount, 4)));
   }
   constraintCount_ = static_cast<int>(constraintManifold_.size());
   dynamic_.resize(solverBodies_.size());
@@ -396,9 +410,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     colorRows_.push_back(rowCount_);
     const std::vector<int>& members = graph_.color(color);
     // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
-    auto group = [&](int ci) {
-      return 4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4);
-    };
+    auto group = [&](int ci) { return 4 - constraintPoints_[ci]; };
     int start[5] = {0, 0, 0, 0, 0};
     for (int ci : members) ++start[group(ci) + 1];
     for (int g = 1; g < 5; ++g) start[g] += start[g - 1];
@@ -409,12 +421,24 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   }
   colorRows_.push_back(rowCount_);
   if (rows_.size() < static_cast<size_t>(rowCount_)) rows_.resize(static_cast<size_t>(rowCount_));
+  if (s.solver.velocityIterations > 1 && separations_.size() < rows_.size() * 4)
+    separations_.resize(rows_.size() * 4);
   auto clearRow = [&](int r) {
+    // As c = WideContact{} (every field's zero is all zero bits), but the points only in the
+    // empty lanes: packLane writes a lane's points, zeros past its count (the points are 40% of
+    // a row; zeroing whole rows was 3% of large_pyramid's step).
     WideContact& c = rows_[r];
-    c = WideContact{};
+    char* bytes = reinterpret_cast<char*>(&c);
+    const size_t points = offsetof(WideContact, p), after = offsetof(WideContact, rollingResistance);
+    std::memset(bytes, 0, points);
+    std::memset(bytes + after, 0, sizeof(WideContact) - after);
     for (int l = 0; l < kLanes; ++l) {
-      c.a[l] = c.b[l] = 0, c.manifold[l] = -1, c.radiusA[l] = c.radiusB[l] = 0.0;
-      if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
+      c.a[l] = c.b[l] = 0, c.manifold[l] = -1;
+      if (rowMembers_[r * kLanes + l] >= 0) {
+        c.lanes = l + 1;
+      } else {
+        for (WidePoint& p : c.p) clearLane(p, l);
+      }
     }
   };
   auto pack = [&](int ci) {
@@ -447,6 +471,14 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     if (ci + 4 < constraintCount_) {
       const char* ahead = reinterpret_cast<const char*>(&manifolds[constraintManifold_[ci + 4]]);
       for (size_t at = 0; at < sizeof(Manifold); at += 64) __builtin_prefetch(ahead + at);
+    }
+    // And the solver bodies two ahead (their mass, inertia and rotation: 288 bytes each).
+    if (ci + 2 < constraintCount_) {
+      for (int side = 0; side < 2; ++side) {
+        const char* body =
+            reinterpret_cast<const char*>(&solverBodies_[constraintBodies_[2 * (ci + 2) + side]]);
+        for (size_t at = 0; at < sizeof(SolverBody); at += 64) __builtin_prefetch(body + at);
+      }
     }
     pack(ci);
   }
@@ -520,29 +552,41 @@ void ContactSolver::warmStart(WideContact& c) {
   scatter(states_.data(), c.b, c.writeB, B);
 }
 
-template <bool useBias, bool friction>
+template <bool useBias, bool friction, ContactSolver::Separation separation>
 void ContactSolver::solve(WideContact& c, bool reverse) {
-  WideBody A = gather<4>(states_.data(), c.a), B = gather<4>(states_.data(), c.b);
+  constexpr bool measure = separation != Separation::Kept;
+  // Kept separations need only the velocities.
+  WideBody A = gather<measure ? 4 : 2>(states_.data(), c.a),
+           B = gather<measure ? 4 : 2>(states_.data(), c.b);
+  Wide* kept = separation == Separation::Measure
+                   ? nullptr
+                   : separations_.data() + (&c - rows_.data()) * 4;
   const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
   const Wide maxPush = splat(-pushVelocity_);
   const Wide biasRate = useBias ? c.biasRate : zeroW;
   const Wide massScale = useBias ? c.massScale : one;
   const Wide impulseScale = useBias ? c.impulseScale : zeroW;
-  const Vec dp = B.dp - A.dp;
+  const Vec dp = measure ? B.dp - A.dp : Vec{zeroW, zeroW, zeroW};
   // A point on a round surface (radius r about its core) is carried by the core, not turned with
   // the body: a ball rolling a quarter turn in a step would otherwise lift its anchor by
   // r (1 - cos) and sink that deep into the ground. Measured from the core points (rA - radiusA n
   // and rB + radiusB n), the separation gains radius (n . dq n - 1) per side.
   Wide roundness = zeroW;
-  if (c.round)
+  if (measure && c.round)
     roundness = c.radiusA * (dot(c.normal, rotate(A.dq, c.normal)) - one) +
                 c.radiusB * (dot(c.normal, rotate(B.dq, c.normal)) - one);
   Wide total = zeroW;
   for (int kk = 0; kk < c.points; ++kk) {
     const int k = reverse ? c.points - 1 - kk : kk;
     WidePoint& p = c.p[k];
-    const Vec ds = dp + rotate(B.dq, p.rB) - rotate(A.dq, p.rA);
-    const Wide s = dot(c.normal, ds) + p.baseSeparation + roundness;
+    Wide s;
+    if constexpr (measure) {
+      const Vec ds = dp + rotate(B.dq, p.rB) - rotate(A.dq, p.rA);
+      s = dot(c.normal, ds) + p.baseSeparation + roundness;
+      if constexpr (separation == Separation::MeasureKeep) kept[k] = s;
+    } else {
+      s = kept[k];
+    }
     const Mask gap = s > zeroW;
     const Wide bias = select(gap, s * invH, max(biasRate * s, maxPush));
     const Wide ms = select(gap, one, massScale);
@@ -641,6 +685,17 @@ void ContactSolver::restitution(WideContact& c) {
 // user reads them); the rows work per substep.
 void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
   forEach(0, rowCount_, kRowGrain, [&](int r) {
+    // A colour's manifolds come strided: fetch the lines written here (the point count up to the
+    // twist impulse) two rows ahead (a third of store's time was waiting on them in large_pyramid).
+    if (r + 2 < rowCount_) {
+      const WideContact& ahead = rows_[r + 2];
+      for (int l = 0; l < ahead.lanes; ++l) {
+        const char* at = reinterpret_cast<const char*>(&manifolds[ahead.manifold[l]]);
+        for (size_t k = offsetof(Manifold, pointCount); k < offsetof(Manifold, cache); k += 64)
+          __builtin_prefetch(at + k, 1);
+        __builtin_prefetch(at + offsetof(Manifold, cache) - 1, 1);
+      }
+    }
     const WideContact& c = rows_[r];
     for (int l = 0; l < c.lanes; ++l) {
       Manifold& m = manifolds[c.manifold[l]];
@@ -707,10 +762,17 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
           push(d->solverBody);
         }
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
+      const int iterations = s.solver.velocityIterations;
       if (relax == 0) {
         rowPass([&](WideContact& c) { solve<true, true>(c, reverse); });
-      } else {
+      } else if (iterations == 1) {
         rowPass([&](WideContact& c) { solve<true, false>(c, reverse); });
+      } else if (i == 0) {
+        rowPass([&](WideContact& c) {
+          solve<true, false, Separation::MeasureKeep>(c, reverse);
+        });
+      } else {
+        rowPass([&](WideContact& c) { solve<true, false, Separation::Kept>(c, reverse); });
       }
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints").
       if (joints && joints->hasGroups())
@@ -726,6 +788,10 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;
     }
+    // With an even number of passes per substep each pass would keep its order in every substep
+    // (one solve and one relax: the soft push-out always from the first point): the next substep
+    // starts in the other order.
+    if ((s.solver.velocityIterations + relax) % 2 == 0) reverse = !reverse;
   }
   rowPass([&](WideContact& c) { restitution(c); });
   store(manifolds, static_cast<Real>(substeps));

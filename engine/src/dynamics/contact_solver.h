@@ -126,6 +126,7 @@ class ContactSolver {
     bool locked = false;
   };
 
+  static void clearLane(WidePoint& p, int lane);  // zero lane `lane` of every field of p
   void prepareBodies(std::vector<Body>& bodies);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
@@ -143,9 +144,13 @@ class ContactSolver {
   void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
   void integratePositions(std::vector<Body>& bodies, Real h);
   void warmStart(WideContact& c);
+  // How a solve pass finds each point's current separation. The bodies move only between the
+  // substep's solve passes and its relax, so the solve passes of one substep see the same
+  // separations: the first measures and keeps them, the others read them back (the same bits).
+  enum class Separation { Measure, MeasureKeep, Kept };
   // useBias: the soft push-out (the solve pass); without it rigid (the relax pass). friction:
   // friction and twist too.
-  template <bool useBias, bool friction>
+  template <bool useBias, bool friction, Separation separation = Separation::Measure>
   void solve(WideContact& c, bool reverse);
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
@@ -162,11 +167,13 @@ class ContactSolver {
   std::vector<int> bodyToSolver_;
   std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
   std::vector<int> constraintManifold_;
+  std::vector<int8_t> constraintPoints_;  ///< per candidate: its manifold's points, at most 4
   std::vector<int> slot_;      ///< per constraint: row * kLanes + lane
   std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
   std::vector<WideContact> rows_;  ///< the step's are the first rowCount_
+  std::vector<wide::Wide> separations_;  ///< per row and point: kept by Separation::MeasureKeep
   int rowCount_ = 0;
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
   std::vector<int> rowMembers_;  ///< per row and lane: the constraint, -1 in an empty lane
