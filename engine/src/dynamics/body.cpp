@@ -155,13 +155,6 @@ void integrateVelocity(Body& b, const Vec3& gravity, Real h) {
   b.angularVelocity += h * (b.invInertiaWorld() * b.torque);
 }
 
-Quat rotateBy(const Quat& q, const Vec3& theta) {
-  // First-order quaternion update q' = q + 1/2 (0, theta) q, renormalised (Baraff 1997, sec. 4).
-  const Quat w(0.0, theta.x, theta.y, theta.z);
-  const Quat r = q + 0.5 * (w * q);
-  return r / glm::length(r);
-}
-
 void integratePosition(Body& b, Real h) {
   if (b.type == BodyType::Static) return;
   b.center += h * b.linearVelocity;

@@ -17,8 +17,14 @@ void integrateVelocity(Body& b, const Vec3& gravity, Real h);
 /// x += h v, q += h/2 (0, w) q, then renormalise q.
 void integratePosition(Body& b, Real h);
 
-/// Rotates `q` by the small rotation vector `theta` (rad) and renormalises.
-Quat rotateBy(const Quat& q, const Vec3& theta);
+/// Rotates `q` by the small rotation vector `theta` (rad) and renormalises. Inline: the solver
+/// turns every awake body twice a substep (its rotation and its turn since the step began).
+inline Quat rotateBy(const Quat& q, const Vec3& theta) {
+  // First-order quaternion update q' = q + 1/2 (0, theta) q, renormalised (Baraff 1997, sec. 4).
+  const Quat w(0.0, theta.x, theta.y, theta.z);
+  const Quat r = q + 0.5 * (w * q);
+  return r / glm::length(r);
+}
 
 /// How far a body's surface may travel in one step of h seconds (m): widens its box and the
 /// speculative distance of its pairs, so fast bodies meet thin ones (speculative CCD). 0 for a
