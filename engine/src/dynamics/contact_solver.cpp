@@ -356,6 +356,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
                                     Real h) {
   constraintBodies_.clear();
   constraintManifold_.clear();
+  constraintPoints_.clear();
   for (int mi = 0; mi < static_cast<int>(manifolds.size()); ++mi) {
     const Manifold& m = manifolds[mi];
     if (m.pointCount == 0) continue;
@@ -364,6 +365,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     constraintBodies_.push_back(ia);
     constraintBodies_.push_back(ib);
     constraintManifold_.push_back(mi);
+    constraintPoints_.push_back(static_cast<int8_t>(std::min(m.pointCount, 4)));
   }
   constraintCount_ = static_cast<int>(constraintManifold_.size());
   dynamic_.resize(solverBodies_.size());
@@ -390,7 +392,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     int points = 0;
     for (int l = 0; l < kLanes; ++l) rowMembers_.push_back(l < count ? members[l] : -1);
     for (int l = 0; l < count; ++l)
-      points = std::max(points, std::min(manifolds[constraintManifold_[members[l]]].pointCount, 4));
+      points = std::max(points, static_cast<int>(constraintPoints_[members[l]]));
     rowPoints_.push_back(points);
   };
   for (int ci : graph_.overflow()) addRow(&ci, 1);
@@ -401,9 +403,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     colorRows_.push_back(rowCount_);
     const std::vector<int>& members = graph_.color(color);
     // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
-    auto group = [&](int ci) {
-      return 4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4);
-    };
+    auto group = [&](int ci) { return 4 - constraintPoints_[ci]; };
     int start[5] = {0, 0, 0, 0, 0};
     for (int ci : members) ++start[group(ci) + 1];
     for (int g = 1; g < 5; ++g) start[g] += start[g - 1];

@@ -170,6 +170,8 @@ class ContactSolver {
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
   std::vector<int> rowMembers_;  ///< per row and lane: the constraint, -1 in an empty lane
   std::vector<int> rowPoints_;   ///< per row: its fullest lane's point count (at most 4)
+  /// per constraint: its manifold's points (at most 4)
+  std::vector<int8_t> constraintPoints_;
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
   int constraintCount_ = 0;
   Real invH_ = 0.0;
