@@ -16,6 +16,8 @@
 // 600 steps of 1/60 s; thread CPU time; each step's least time over TUMBLE_BENCH_REPEATS runs
 // (default 3); mean, p99 and worst ms per step, the ratios, and the bodies still moving faster
 // than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap.
+// TUMBLE_BENCH_ENGINES=tumble runs Tumble's part alone (for a profiler: `perf record -g` then sees
+// one engine).
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <btBulletDynamicsCommon.h>
 
@@ -264,6 +266,8 @@ int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "";
   const char* rollingEnv = std::getenv("TUMBLE_BENCH_ROLLING");
   const Real rollingC = rollingEnv ? std::clamp(std::atof(rollingEnv), 1e-6, 10.0) : kRolling;
+  const char* enginesEnv = std::getenv("TUMBLE_BENCH_ENGINES");
+  const bool withBullet = !enginesEnv || std::string(enginesEnv) != "tumble";
   struct Case {
     const char* name;
     Kind kind;
@@ -288,6 +292,13 @@ int main(int argc, char** argv) {
   for (const Case& c : cases) {
     if (exact ? only != c.name : std::string(c.name).find(only) == std::string::npos) continue;
     const Result t = best(runTumble, c.kind, c.n, c.rolling, repeats);
+    if (!withBullet) {
+      std::printf("%-22s %7.2f %7s %7.2f %7s %7.2f %7s %7s %7s %5d/%-4d %10s\n", c.name, t.mean(),
+                  "-", t.quantile(0.99), "-", t.quantile(1.0), "-", "-", "-", t.moving, t.bodies,
+                  "-");
+      std::fflush(stdout);
+      continue;
+    }
     const Result b = best(runBullet, c.kind, c.n, c.rolling, repeats);
     std::printf("%-22s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n", c.name,
                 t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),

@@ -18,7 +18,7 @@ void integrateVelocity(Body& b, const Vec3& gravity, Real h);
 void integratePosition(Body& b, Real h);
 
 /// Rotates `q` by the small rotation vector `theta` (rad) and renormalises. Inline: the solver
-/// calls it twice per body and substep.
+/// turns every awake body twice a substep (its rotation and its turn since the step began).
 inline Quat rotateBy(const Quat& q, const Vec3& theta) {
   // First-order quaternion update q' = q + 1/2 (0, theta) q, renormalised (Baraff 1997, sec. 4).
   const Quat w(0.0, theta.x, theta.y, theta.z);

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstring>
 #include <numbers>
+#include <type_traits>
 
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
@@ -298,7 +299,7 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   // without it a body pinched between two corner contacts swings about the line through them
   // like a frictionless pendulum, for ever (1000-box heap, seed 18).
   Real arm = 0.0;
-  for (int k = 0; k < count; ++k) {
+  for (int k = 0; count > 1 && k < count; ++k) {  // one point is its own centre: arm 0
     const Vec3 d = rBs[k] - rBc;
     arm += glm::length(d - glm::dot(d, n) * n) / static_cast<Real>(count);
   }
@@ -347,15 +348,7 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
       }
     }
   }
-  for (int k = count; k < 4; ++k) clearLane(c.p[k], l);
   c.points = std::max(c.points, count);
-}
-
-void ContactSolver::clearLane(WidePoint& p, int l) {
-  setLane(p.rA, l, Vec3(0.0));
-  setLane(p.rB, l, Vec3(0.0));
-  p.baseSeparation[l] = p.normalMass[l] = p.normalImpulse[l] = 0;
-  p.totalImpulse[l] = p.relativeVelocity[l] = 0;
 }
 
 void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
@@ -389,18 +382,21 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   const Softness soft = makeSoftness(std::min(s.contact.hertz, cap), s.contact.dampingRatio, h);
   const Softness hard =
       makeSoftness(std::min(2.0 * s.contact.hertz, cap), 0.5 * s.contact.dampingRatio, h);
-  // Rows: the overflow first (one constraint per row), then the colours in order. Each
-  // constraint's slot (row * kLanes + lane) is laid out first; the lanes are then filled in
-  // manifold order, so the manifolds are read front to back. rows_ keeps its largest size: the
-  // rows are cleared where they are packed (in parallel with threads).
+  // Rows: the overflow first (one constraint per row), then the colours in order. Each row's
+  // constraints and point count (its fullest lane's) are laid out first; the rows are then
+  // cleared and packed one by one, front to back (in parallel with threads). rows_ keeps its
+  // largest size.
   rowCount_ = 0;
   rowMembers_.clear();
+  rowPoints_.clear();
   colorRows_.clear();
-  slot_.resize(constraintManifold_.size());
   auto addRow = [&](const int* members, int count) {
-    const int row = rowCount_++;
+    ++rowCount_;
+    int points = 0;
     for (int l = 0; l < kLanes; ++l) rowMembers_.push_back(l < count ? members[l] : -1);
-    for (int l = 0; l < count; ++l) slot_[members[l]] = row * kLanes + l;
+    for (int l = 0; l < count; ++l)
+      points = std::max(points, static_cast<int>(constraintPoints_[members[l]]));
+    rowPoints_.push_back(points);
   };
   for (int ci : graph_.overflow()) addRow(&ci, 1);
   // Within a colour, constraints are grouped by point count (4, 3, 2, then 1; a stable counting
@@ -423,65 +419,52 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   if (rows_.size() < static_cast<size_t>(rowCount_)) rows_.resize(static_cast<size_t>(rowCount_));
   if (s.solver.velocityIterations > 1 && separations_.size() < rows_.size() * 4)
     separations_.resize(rows_.size() * 4);
+  // A row is cleared as WideContact{} would (every member's default is zero) but for the points
+  // past its point count, which no pass reads: a sphere heap's rows have one point of four, and
+  // clearing the other three was a third of each row's 1.7 kB.
+  static_assert(std::is_trivially_copyable_v<WideContact> &&
+                std::is_standard_layout_v<WideContact>);
   auto clearRow = [&](int r) {
-    // As c = WideContact{} (every field's zero is all zero bits), but the points only in the
-    // empty lanes: packLane writes a lane's points, zeros past its count (the points are 40% of
-    // a row; zeroing whole rows was 3% of large_pyramid's step).
     WideContact& c = rows_[r];
     char* bytes = reinterpret_cast<char*>(&c);
-    const size_t points = offsetof(WideContact, p), after = offsetof(WideContact, rollingResistance);
-    std::memset(bytes, 0, points);
-    std::memset(bytes + after, 0, sizeof(WideContact) - after);
+    const size_t pointsEnd = offsetof(WideContact, p) + sizeof(WideContact::p);
+    std::memset(bytes, 0, offsetof(WideContact, p) + sizeof(WidePoint) * rowPoints_[r]);
+    std::memset(bytes + pointsEnd, 0, sizeof(WideContact) - pointsEnd);
     for (int l = 0; l < kLanes; ++l) {
-      c.a[l] = c.b[l] = 0, c.manifold[l] = -1;
-      if (rowMembers_[r * kLanes + l] >= 0) {
-        c.lanes = l + 1;
-      } else {
-        for (WidePoint& p : c.p) clearLane(p, l);
-      }
+      c.manifold[l] = -1;
+      if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
     }
   };
-  auto pack = [&](int ci) {
-    const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
-                       solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-    packLane(rows_[slot_[ci] / kLanes], slot_[ci] % kLanes, constraintManifold_[ci], bodies,
-             manifolds, stiff ? hard : soft);
+  // The parts of a manifold packLane reads: all but the points past its row's point count.
+  auto fetch = [&](int mi, int points) {
+    const char* at = reinterpret_cast<const char*>(&manifolds[mi]);
+    const size_t skipFrom = offsetof(Manifold, points) + sizeof(ContactPoint) * points;
+    const size_t skipTo = offsetof(Manifold, points) + sizeof(ContactPoint) * 4;
+    for (size_t k = 0; k < sizeof(Manifold); k += 64)
+      if (k + 64 <= skipFrom || k >= skipTo) __builtin_prefetch(at + k);
   };
-  if (tasks_) {
-    // In parallel by row (a row's lanes share its flags and point count); a lane's values do not
-    // depend on the order the lanes are packed in.
-    const int rows = rowCount_;
-    forEach(0, rows, kRowGrain, [&](int r) {
-      clearRow(r);
-      // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
-      for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l) {
-        const int ahead = constraintManifold_[rowMembers_[(r + 1) * kLanes + l]];
-        const char* at = reinterpret_cast<const char*>(&manifolds[ahead]);
-        for (size_t k = 0; k < sizeof(Manifold); k += 64) __builtin_prefetch(at + k);
-      }
-      for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l)
-        pack(rowMembers_[r * kLanes + l]);
-    });
-    return;
-  }
-  for (int r = 0; r < rowCount_; ++r) clearRow(r);
-  for (int ci = 0; ci < constraintCount_; ++ci) {
-    // The manifolds are read in order, 656 bytes each: fetch the one four constraints ahead
-    // (1-2% of the solver's time in the 2000-box heap).
-    if (ci + 4 < constraintCount_) {
-      const char* ahead = reinterpret_cast<const char*>(&manifolds[constraintManifold_[ci + 4]]);
-      for (size_t at = 0; at < sizeof(Manifold); at += 64) __builtin_prefetch(ahead + at);
+  const int rows = rowCount_;
+  forEach(0, rows, kRowGrain, [&](int r) {
+    clearRow(r);
+    // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
+    for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l)
+      fetch(constraintManifold_[rowMembers_[(r + 1) * kLanes + l]], rowPoints_[r + 1]);
+    for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l) {
+      const int ci = rowMembers_[r * kLanes + l];
+      const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
+                         solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
+      packLane(rows_[r], l, constraintManifold_[ci], bodies, manifolds, stiff ? hard : soft);
     }
-    // And the solver bodies two ahead (their mass, inertia and rotation: 288 bytes each).
-    if (ci + 2 < constraintCount_) {
+    // And the next row's solver bodies (mass, inertia and rotation: 288 bytes each).
+    for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l) {
+      const int ahead = rowMembers_[(r + 1) * kLanes + l];
       for (int side = 0; side < 2; ++side) {
         const char* body =
-            reinterpret_cast<const char*>(&solverBodies_[constraintBodies_[2 * (ci + 2) + side]]);
+            reinterpret_cast<const char*>(&solverBodies_[constraintBodies_[2 * ahead + side]]);
         for (size_t at = 0; at < sizeof(SolverBody); at += 64) __builtin_prefetch(body + at);
       }
     }
-    pack(ci);
-  }
+  });
 }
 
 void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,

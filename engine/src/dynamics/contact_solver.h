@@ -126,7 +126,6 @@ class ContactSolver {
     bool locked = false;
   };
 
-  static void clearLane(WidePoint& p, int lane);  // zero lane `lane` of every field of p
   void prepareBodies(std::vector<Body>& bodies);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
@@ -167,8 +166,6 @@ class ContactSolver {
   std::vector<int> bodyToSolver_;
   std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
   std::vector<int> constraintManifold_;
-  std::vector<int8_t> constraintPoints_;  ///< per candidate: its manifold's points, at most 4
-  std::vector<int> slot_;      ///< per constraint: row * kLanes + lane
   std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
@@ -177,6 +174,9 @@ class ContactSolver {
   int rowCount_ = 0;
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
   std::vector<int> rowMembers_;  ///< per row and lane: the constraint, -1 in an empty lane
+  std::vector<int> rowPoints_;   ///< per row: its fullest lane's point count (at most 4)
+  /// per constraint: its manifold's points (at most 4)
+  std::vector<int8_t> constraintPoints_;
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
   int constraintCount_ = 0;
   Real invH_ = 0.0;
