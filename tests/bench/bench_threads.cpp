@@ -11,6 +11,23 @@
 //
 // Defaults: threads 1,2; 600 steps; heaps boxes_2000, hull20_2000, boxes_8000, hull20_8000 (8000
 // bodies: 80 layers).
+//
+//   bench_threads --split W [--steps N] [--heaps ...]
+//
+// Amdahl's split, measured on one thread (so a busy machine changes it little): the heaps step
+// through a task system that says it has W workers, so the World takes its threaded path with the
+// grains of W threads, but runs every chunk on the calling thread in order. The thread's CPU time
+// inside the loops is the part that runs in parallel, the rest of the step the serial part. The
+// table gives the 1-thread path's step (no task system; a second world, stepped first), the
+// threaded path's step, serial and parallel parts, the serial fraction, the parallel loops and
+// chunks per step, the speed-up over the 1-thread path that Amdahl's law predicts for W threads
+// with no pool overhead and even loads, 1-thread / (serial + parallel / W), and whether both
+// worlds end with the same hash. `perf record -g` on such a run splits the parts by phase.
+//
+//   bench_threads --pool W
+//
+// The pool's cost per parallel loop at W threads: the wall time of an empty loop of W chunks
+// (least and median of 200 rounds of 1000 loops), against the same loop run inline.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -22,7 +39,10 @@
 
 #include "tumble/scene.h"
 #include "tumble/settings.h"
+#include "tumble/task.h"
 #include "tumble/world.h"
+
+#include <time.h>
 
 namespace {
 
@@ -48,6 +68,99 @@ std::vector<std::string> split(const std::string& text) {
   for (std::string item; std::getline(in, item, ',');)
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+Real cpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<Real>(t.tv_sec) * 1e3 + static_cast<Real>(t.tv_nsec) * 1e-6;
+}
+
+// Claims `workers` workers and runs every chunk on the calling thread, in order (worker ids in
+// turn, as chunks would be spread), timing the thread's CPU time inside its loops.
+class InlineTasks final : public tumble::TaskSystem {
+ public:
+  explicit InlineTasks(int workers) : workers_(workers) {}
+  int workerCount() const override { return workers_; }
+  void parallelFor(int count, int grain, RangeFn fn, void* context) override {
+    const Real t0 = cpuMs();
+    int k = 0;
+    for (int begin = 0; begin < count; begin += grain, ++k)
+      fn(begin, std::min(count, begin + grain), k % workers_, context);
+    insideMs += cpuMs() - t0;
+    ++loops;
+    chunks += k;
+  }
+  Real insideMs = 0.0;
+  long loops = 0, chunks = 0;
+
+ private:
+  int workers_;
+};
+
+int runSplit(const std::vector<Heap>& heaps, int workers, int steps) {
+  std::printf(
+      "%d steps of 1/60 s on one thread through a task system of %d workers run inline;\n"
+      "thread CPU ms per step\n",
+      steps, workers);
+  std::printf("%-12s %8s %8s %8s %8s %9s %8s %8s %10s %5s\n", "heap", "1-thread", "step", "serial",
+              "parallel", "serial %", "loops", "chunks", "amdahl", "hash");
+  for (const Heap& heap : heaps) {
+    // One world on the 1-thread path (no task system), then one on the threaded path (one after
+    // the other: stepped in turn, each would evict the other's bodies from the cache); the same
+    // bits either way.
+    std::vector<tumble::BodyDef> defs;
+    tumble::appendHeap(defs, heap.hull20, heap.count, 1);
+    tumble::Settings s;
+    tumble::World world(s), single(s);
+    InlineTasks tasks(workers);
+    world.setTaskSystem(&tasks);
+    for (const tumble::BodyDef& d : defs) (void)world.createBody(d), (void)single.createBody(d);
+    Real total = 0.0, totalSingle = 0.0;
+    for (int i = 0; i < steps; ++i) {
+      const Real t0 = cpuMs();
+      (void)single.step(s.dt);
+      totalSingle += cpuMs() - t0;
+    }
+    for (int i = 0; i < steps; ++i) {
+      const Real t0 = cpuMs();
+      (void)world.step(s.dt);
+      total += cpuMs() - t0;
+    }
+    const Real step = total / steps, parallel = tasks.insideMs / steps, serial = step - parallel;
+    const Real one = totalSingle / steps;
+    std::printf("%-12s %8.3f %8.3f %8.3f %8.3f %8.1f%% %8.1f %8.1f %9.2fx %5s\n", heap.name.c_str(),
+                one, step, serial, parallel, 100.0 * serial / step,
+                static_cast<Real>(tasks.loops) / steps, static_cast<Real>(tasks.chunks) / steps,
+                one / (serial + parallel / workers),
+                world.stateHash() == single.stateHash() ? "same" : "DIFF");
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// Wall time per empty loop of `workers` chunks, on the pool and inline.
+int runPool(int workers) {
+  tumble::ThreadPool pool(workers);
+  InlineTasks inlineTasks(workers);
+  auto nothing = [](int, int, int, void*) {};
+  auto roundUs = [&](tumble::TaskSystem& tasks) {
+    constexpr int kLoops = 1000;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < kLoops; ++i) tasks.parallelFor(workers, 1, nothing, nullptr);
+    return std::chrono::duration<Real, std::micro>(Clock::now() - t0).count() / kLoops;
+  };
+  std::printf("wall us per empty parallel loop of %d chunks (200 rounds of 1000 loops)\n", workers);
+  std::printf("%-8s %8s %8s\n", "tasks", "least", "median");
+  for (tumble::TaskSystem* tasks :
+       {static_cast<tumble::TaskSystem*>(&pool), static_cast<tumble::TaskSystem*>(&inlineTasks)}) {
+    std::vector<Real> us;
+    for (int r = 0; r < 200; ++r) us.push_back(roundUs(*tasks));
+    std::sort(us.begin(), us.end());
+    std::printf("%-8s %8.3f %8.3f\n", tasks == &pool ? "pool" : "inline", us.front(),
+                us[us.size() / 2]);
+  }
+  return 0;
 }
 
 Run runHeap(const Heap& heap, int threads, int steps, int repeats) {
@@ -85,6 +198,7 @@ Run runHeap(const Heap& heap, int threads, int steps, int repeats) {
 int main(int argc, char** argv) {
   std::vector<int> threads = {1, 2};
   int steps = 600;
+  int splitWorkers = 0, poolWorkers = 0;
   std::vector<Heap> heaps = {{"boxes_2000", false, 2000},
                              {"hull20_2000", true, 2000},
                              {"boxes_8000", false, 8000},
@@ -95,6 +209,10 @@ int main(int argc, char** argv) {
     if (arg == "--threads" && hasValue) {
       threads.clear();
       for (const std::string& t : split(argv[++i])) threads.push_back(std::atoi(t.c_str()));
+    } else if (arg == "--split" && hasValue) {
+      splitWorkers = std::atoi(argv[++i]);
+    } else if (arg == "--pool" && hasValue) {
+      poolWorkers = std::atoi(argv[++i]);
     } else if (arg == "--steps" && hasValue) {
       steps = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--heaps" && hasValue) {
@@ -112,7 +230,8 @@ int main(int argc, char** argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: bench_threads [--threads 1,2,4] [--steps N] [--heaps boxes_2000,...]\n");
+                   "usage: bench_threads [--threads 1,2,4 | --split W | --pool W] [--steps N]"
+                   " [--heaps boxes_2000,...]\n");
       return 2;
     }
   }
@@ -121,6 +240,13 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_threads: --threads %d: expected 0 to 64\n", t);
       return 2;
     }
+  for (int w : {splitWorkers, poolWorkers})
+    if (w < 0 || w > 64) {
+      std::fprintf(stderr, "bench_threads: --split/--pool %d: expected 1 to 64\n", w);
+      return 2;
+    }
+  if (splitWorkers > 0) return runSplit(heaps, splitWorkers, steps);
+  if (poolWorkers > 0) return runPool(poolWorkers);
   const char* env = std::getenv("TUMBLE_THREADS_REPEATS");
   const int repeats = std::clamp(env ? std::atoi(env) : 1, 1, 100);
 
