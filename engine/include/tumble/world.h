@@ -312,6 +312,11 @@ class World {
   void classifyPair(NarrowJob& job, Real h, const Settings& s) const;
   void collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
                    NarrowSummary& summary, std::vector<Manifold>& children, Manifold* convex) const;
+  void mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters);
+  void collideJobs(TaskSystem* tasks, Real h, const Settings& s);
+  void mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters);
+  void measureJob(NarrowJob& job, const NarrowResult& r) const;
+  const Manifold* jobManifolds(const NarrowJob& job, const NarrowResult& r) const;
   void updateSleep(Real dt, const Settings& s);
   void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
@@ -326,6 +331,8 @@ class World {
   // Events and filtering (world_events.cpp).
   void filterPairs(std::vector<std::pair<int, int>>& keys);
   void settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds);
+  static bool touches(const Manifold* first, int count, bool was);
+  void touchEvent(BodyId a, BodyId b, bool was, bool touching, const Manifold* first, int count);
   void pairGone(const ContactPair& old);
   void findHitCandidates();
   void reportHits();
