@@ -397,7 +397,8 @@ void World::measureJob(NarrowJob& job, const NarrowResult& r) const {
     default:
       break;
   }
-  job.touching = touches(jobManifolds(job, r), job.count, oldPair && oldPair->touching);
+  job.was = oldPair && oldPair->touching;
+  job.touching = touches(jobManifolds(job, r), job.count, job.was);
 }
 
 // With threads, pass 3. Serial in key order, reading the jobs and little else: the pairs gone
@@ -443,14 +444,11 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
     job.pair = pairCount++;
     job.first = manifoldCount;
     manifoldCount += job.count;
-    const bool was = oldPair && oldPair->touching;
-    if (job.touching != was)
-      touchEvent(idAt(job.a), idAt(job.b), was, job.touching, jobManifolds(job, r), job.count);
+    if (job.touching != job.was)
+      touchEvent(idAt(job.a), idAt(job.b), job.was, job.touching, jobManifolds(job, r), job.count);
     if (!needsWork(job.kind)) continue;
-    add(counters, r.summary.counters);
     const Body& A = bodies_[job.a];
     const Body& B = bodies_[job.b];
-    if (job.kind == NarrowJob::Kind::Convex && r.summary.recycled) ++stats_.recycled;
     if (crosscheck) {
       if (job.kind == NarrowJob::Kind::Children) {
         const Manifold* m = jobManifolds(job, r);
@@ -483,11 +481,21 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
     next.reserve(std::max(keys, 6 * bodies_.size()));
   nextPairs.resize(static_cast<size_t>(pairCount));
   next.resize(static_cast<size_t>(manifoldCount));
+  // The counters are summed per chunk (integer sums and maxima: any order gives the same).
+  const size_t chunks = (keys + kPairGrain - 1) / kPairGrain;
+  ns.chunkCounters.assign(chunks, NarrowPhaseCounters{});
+  ns.chunkRecycled.assign(chunks, 0);
   parallelFor(tasks, static_cast<int>(keys), kPairGrain, [&](int begin, int end, int) {
+    NarrowPhaseCounters& chunkCounters = ns.chunkCounters[static_cast<size_t>(begin / kPairGrain)];
+    int& chunkRecycled = ns.chunkRecycled[static_cast<size_t>(begin / kPairGrain)];
     for (int k = begin; k < end; ++k) {
       const NarrowJob& job = ns.jobs[k];
       if (job.pair < 0) continue;
       const NarrowResult& r = ns.results[k];
+      if (needsWork(job.kind)) {
+        add(chunkCounters, r.summary.counters);
+        if (job.kind == NarrowJob::Kind::Convex && r.summary.recycled) ++chunkRecycled;
+      }
       ContactPair& p = nextPairs[static_cast<size_t>(job.pair)];
       const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
       const Manifold* from = jobManifolds(job, r);
@@ -525,6 +533,10 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
       }
     }
   });
+  for (size_t c = 0; c < chunks; ++c) {
+    add(counters, ns.chunkCounters[c]);
+    stats_.recycled += ns.chunkRecycled[c];
+  }
   pairs_.swap(nextPairs);
   manifolds_.swap(next);
 }

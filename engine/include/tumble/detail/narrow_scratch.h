@@ -44,6 +44,7 @@ struct NarrowJob {
   int oldBegin = 0;       ///< last step's first pair whose key is not below this one's
   int count = 0;          ///< manifolds the pair keeps (Convex: 0 or 1)
   bool touching = false;  ///< a point within the touch distance (World::settleTouch)
+  bool was = false;       ///< last step's pair touched
   int late = -1;          ///< Convex collided again in the merge: its index in NarrowScratch::late
   int pair = -1;          ///< its index in the new pair list, -1 for a pair that is dropped
   int first = 0;          ///< the index of its first manifold in the new manifold list
@@ -77,6 +78,9 @@ struct NarrowScratch {
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
   /// Convex jobs collided again by the merge (a body woken by an earlier pair changed them).
   std::vector<Manifold> late;
+  /// Per chunk of the merge's copy pass: the counters of its jobs, and how many were recycled.
+  std::vector<NarrowPhaseCounters> chunkCounters;
+  std::vector<int> chunkRecycled;
 };
 
 }  // namespace tumble
