@@ -118,6 +118,9 @@ Softness makeSoftness(Real hertz, Real zeta, Real h) {
 constexpr int kBodyGrain = 64;
 constexpr int kRowGrain = 16;
 constexpr int kChunksPerWorker = 4;
+// Manifolds per chunk of the constraint list's two loops (fixed: the chunks' lists are joined in
+// chunk order).
+constexpr int kManifoldGrain = 256;
 
 template <class F>
 void ContactSolver::forEach(int begin, int end, int minGrain, F&& f) {
@@ -352,18 +355,42 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
 void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
                                     const std::vector<Manifold>& manifolds, const Settings& s,
                                     Real h) {
-  constraintBodies_.clear();
-  constraintManifold_.clear();
-  for (int mi = 0; mi < static_cast<int>(manifolds.size()); ++mi) {
-    const Manifold& m = manifolds[mi];
-    if (m.pointCount == 0) continue;
-    const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
-    if (solverBodies_[ia].invMass == 0.0 && solverBodies_[ib].invMass == 0.0) continue;
-    constraintBodies_.push_back(ia);
-    constraintBodies_.push_back(ib);
-    constraintManifold_.push_back(mi);
-  }
-  constraintCount_ = static_cast<int>(constraintManifold_.size());
+  // The constraints in manifold order: each fixed chunk of manifolds finds its own (reading the
+  // 656-byte manifolds once, in parallel with threads) and counts them; the chunks' lists are
+  // then joined in chunk order, so the list is the same at any thread count.
+  const int manifoldCount = static_cast<int>(manifolds.size());
+  const int chunks = (manifoldCount + kManifoldGrain - 1) / kManifoldGrain;
+  chunkFound_.assign(static_cast<size_t>(chunks) + 1, 0);
+  candidates_.resize(manifolds.size());
+  parallelFor(tasks_, manifoldCount, kManifoldGrain, [&](int begin, int end, int) {
+    int found = 0;
+    for (int mi = begin; mi < end; ++mi) {
+      const Manifold& m = manifolds[mi];
+      if (m.pointCount == 0) continue;
+      const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
+      if (solverBodies_[ia].invMass == 0.0 && solverBodies_[ib].invMass == 0.0) continue;
+      candidates_[static_cast<size_t>(begin + found++)] = {mi, ia, ib, m.pointCount};
+    }
+    chunkFound_[static_cast<size_t>(begin / kManifoldGrain) + 1] = found;
+  });
+  for (int c = 0; c < chunks; ++c) chunkFound_[c + 1] += chunkFound_[c];
+  constraintCount_ = chunkFound_[static_cast<size_t>(chunks)];
+  constraintBodies_.resize(2 * static_cast<size_t>(constraintCount_));
+  constraintManifold_.resize(static_cast<size_t>(constraintCount_));
+  constraintPoints_.resize(static_cast<size_t>(constraintCount_));
+  parallelFor(tasks_, manifoldCount, kManifoldGrain, [&](int begin, int, int) {
+    const int chunk = begin / kManifoldGrain;
+    const int first = chunkFound_[static_cast<size_t>(chunk)];
+    const int found = chunkFound_[static_cast<size_t>(chunk) + 1] - first;
+    for (int k = 0; k < found; ++k) {
+      const Candidate& c = candidates_[static_cast<size_t>(begin + k)];
+      const size_t ci = static_cast<size_t>(first + k);
+      constraintBodies_[2 * ci] = c.a;
+      constraintBodies_[2 * ci + 1] = c.b;
+      constraintManifold_[ci] = c.manifold;
+      constraintPoints_[ci] = c.points;
+    }
+  });
   dynamic_.resize(solverBodies_.size());
   for (size_t i = 0; i < solverBodies_.size(); ++i) dynamic_[i] = solverBodies_[i].invMass > 0.0;
   graph_.build(constraintBodies_, dynamic_, static_cast<int>(solverBodies_.size()));
@@ -396,9 +423,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     colorRows_.push_back(rowCount_);
     const std::vector<int>& members = graph_.color(color);
     // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
-    auto group = [&](int ci) {
-      return 4 - std::min(manifolds[constraintManifold_[ci]].pointCount, 4);
-    };
+    auto group = [&](int ci) { return 4 - std::min(constraintPoints_[ci], 4); };
     int start[5] = {0, 0, 0, 0, 0};
     for (int ci : members) ++start[group(ci) + 1];
     for (int g = 1; g < 5; ++g) start[g] += start[g - 1];

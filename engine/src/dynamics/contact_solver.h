@@ -162,6 +162,14 @@ class ContactSolver {
   std::vector<int> bodyToSolver_;
   std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
   std::vector<int> constraintManifold_;
+  std::vector<int> constraintPoints_;  ///< per constraint: its manifold's point count
+  // The constraint list's scratch: each chunk of manifolds writes its constraints from the chunk's
+  // first manifold index on, and its count to chunkFound_ (then the running sum).
+  struct Candidate {
+    int manifold, a, b, points;
+  };
+  std::vector<Candidate> candidates_;
+  std::vector<int> chunkFound_;
   std::vector<int> slot_;      ///< per constraint: row * kLanes + lane
   std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
