@@ -318,6 +318,7 @@ class World {
   void measureJob(NarrowJob& job, const NarrowResult& r) const;
   const Manifold* jobManifolds(const NarrowJob& job, const NarrowResult& r) const;
   void updateSleep(Real dt, const Settings& s);
+  void countStep();
   void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
@@ -363,6 +364,12 @@ class World {
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;
   std::vector<char> keepAwake_;
+  struct StepTally {  // countStep's per chunk
+    int bodies, awakeBodies, manifolds, contacts;
+    Real maxPenetration;
+  };
+  std::vector<StepTally> stepTally_;
+  std::vector<char> awakeChunks_;  // updateContacts: per chunk of bodies, whether one is awake
   // Pose of each body at the last narrow-phase and how far any of its points moved since (m):
   // a separated pair whose last distance minus both motions still exceeds the speculative
   // distance cannot touch, and skips GJK (conservative advancement's bound, Mirtich 1996).

@@ -159,24 +159,33 @@ void World::updateContacts(Real h, const Settings& s) {
   const size_t known = std::min(lastCenter_.size(), n);
   lastCenter_.resize(n);
   lastRotation_.resize(n);
-  motion_.assign(n, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    const Body& b = bodies_[i];
-    if (i >= known) {
-      motion_[i] = 1e300;  // new body: no bound yet
-    } else {
-      // A point at distance <= radius from the centre moves at most |dc| + 2 r sin(theta / 2),
-      // and |dot(q, q')| = cos(theta / 2) for unit quaternions.
-      const Real c = std::min(1.0, std::abs(glm::dot(b.rotation, lastRotation_[i])));
-      motion_[i] = glm::length(b.center - lastCenter_[i]) +
-                   2.0 * b.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
+  motion_.resize(n);
+  // Each body's own slots (in parallel with threads), and whether any is awake (an OR per chunk).
+  constexpr int kBodyGrain = 512;
+  const int bodyChunks = static_cast<int>((n + kBodyGrain - 1) / kBodyGrain);
+  awakeChunks_.assign(static_cast<size_t>(bodyChunks), 0);
+  parallelFor(taskSystem(), static_cast<int>(n), kBodyGrain, [&](int begin, int end, int) {
+    bool awake = false;
+    for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const Body& b = bodies_[i];
+      awake = awake || (b.alive && b.isDynamic() && b.awake);
+      if (i >= known) {
+        motion_[i] = 1e300;  // new body: no bound yet
+      } else {
+        // A point at distance <= radius from the centre moves at most |dc| + 2 r sin(theta / 2),
+        // and |dot(q, q')| = cos(theta / 2) for unit quaternions.
+        const Real c = std::min(1.0, std::abs(glm::dot(b.rotation, lastRotation_[i])));
+        motion_[i] = glm::length(b.center - lastCenter_[i]) +
+                     2.0 * b.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
+      }
+      lastCenter_[i] = b.center;
+      lastRotation_[i] = b.rotation;
     }
-    lastCenter_[i] = b.center;
-    lastRotation_[i] = b.rotation;
-  }
+    awakeChunks_[static_cast<size_t>(begin / kBodyGrain)] = awake;
+  });
   // Nothing awake and the same pairs as last step: every pair would be kept as it was.
   bool anyAwake = false;
-  for (const Body& b : bodies_) anyAwake = anyAwake || (b.alive && b.isDynamic() && b.awake);
+  for (char a : awakeChunks_) anyAwake = anyAwake || a;
   if (!anyAwake && keys.size() == pairs_.size()) {
     bool same = true;
     for (size_t k = 0; same && k < keys.size(); ++k)
@@ -329,16 +338,23 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
   auto keyOf = [](const ContactPair& p) { return std::pair(p.a.index, p.b.index); };
   parallelFor(
       tasks, static_cast<int>(ns.jobs.size()), kPairGrain, [&](int begin, int end, int worker) {
-        size_t oi = static_cast<size_t>(
-            std::partition_point(
-                pairs_.begin(), pairs_.end(),
-                [&](const ContactPair& p) { return keyOf(p) < keys[static_cast<size_t>(begin)]; }) -
-            pairs_.begin());
+        // From the first of last step's pairs above the previous chunk's last key: the pairs gone
+        // before this chunk's first key are this chunk's to look at.
+        size_t oi = 0;
+        if (begin > 0)
+          oi = static_cast<size_t>(
+              std::partition_point(pairs_.begin(), pairs_.end(),
+                                   [&](const ContactPair& p) {
+                                     return keyOf(p) <= keys[static_cast<size_t>(begin) - 1];
+                                   }) -
+              pairs_.begin());
         for (int k = begin; k < end; ++k) {
           NarrowJob& job = ns.jobs[k];
           job.a = keys[k].first;
           job.b = keys[k].second;
-          while (oi < pairs_.size() && keyOf(pairs_[oi]) < keys[k]) ++oi;
+          job.goneTouching = false;
+          for (; oi < pairs_.size() && keyOf(pairs_[oi]) < keys[k]; ++oi)
+            job.goneTouching = job.goneTouching || pairs_[oi].touching;
           job.oldBegin = static_cast<int>(oi);
           job.oldPair =
               oi < pairs_.size() && keyOf(pairs_[oi]) == keys[k] ? static_cast<int>(oi++) : -1;
@@ -417,7 +433,10 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
   for (size_t k = 0; k < ns.jobs.size(); ++k) {
     NarrowJob& job = ns.jobs[k];
     NarrowResult& r = ns.results[k];
-    while (oi < static_cast<size_t>(job.oldBegin)) pairGone(pairs_[oi++]);
+    // Last step's pairs gone before this one: only a touching one makes an event.
+    if (job.goneTouching)
+      while (oi < static_cast<size_t>(job.oldBegin)) pairGone(pairs_[oi++]);
+    oi = static_cast<size_t>(job.oldBegin);
     const ContactPair* oldPair = nullptr;
     if (job.oldPair >= 0) oldPair = &pairs_[job.oldPair], oi = static_cast<size_t>(job.oldPair) + 1;
     if (woken && (active(bodies_[job.a]) != job.activeA || active(bodies_[job.b]) != job.activeB)) {

@@ -41,13 +41,14 @@ struct NarrowJob {
   Real bound = 0.0;                         ///< m, the distance bound (Bounded)
   // With threads (World::collideJobs, World::mergeJobs): found by the parallel pass, so that the
   // serial merge reads the jobs in order and little else.
-  int oldBegin = 0;       ///< last step's first pair whose key is not below this one's
-  int count = 0;          ///< manifolds the pair keeps (Convex: 0 or 1)
-  bool touching = false;  ///< a point within the touch distance (World::settleTouch)
-  bool was = false;       ///< last step's pair touched
-  int late = -1;          ///< Convex collided again in the merge: its index in NarrowScratch::late
-  int pair = -1;          ///< its index in the new pair list, -1 for a pair that is dropped
-  int first = 0;          ///< the index of its first manifold in the new manifold list
+  int oldBegin = 0;           ///< last step's first pair whose key is not below this one's
+  int count = 0;              ///< manifolds the pair keeps (Convex: 0 or 1)
+  bool touching = false;      ///< a point within the touch distance (World::settleTouch)
+  bool was = false;           ///< last step's pair touched
+  bool goneTouching = false;  ///< a pair of last step gone before this key touched
+  int late = -1;  ///< Convex collided again in the merge: its index in NarrowScratch::late
+  int pair = -1;  ///< its index in the new pair list, -1 for a pair that is dropped
+  int first = 0;  ///< the index of its first manifold in the new manifold list
 };
 
 /// What collide() and the manifold update of one pair counted and decided.
