@@ -121,6 +121,8 @@ constexpr int kChunksPerWorker = 4;
 // Manifolds per chunk of the constraint list's two loops (fixed: the chunks' lists are joined in
 // chunk order).
 constexpr int kManifoldGrain = 256;
+// Bodies per chunk of the solver bodies' two loops (fixed, as above).
+constexpr int kBodyChunk = 512;
 
 template <class F>
 void ContactSolver::forEach(int begin, int end, int minGrain, F&& f) {
@@ -152,32 +154,54 @@ void ContactSolver::rowPass(F&& f) {
 }
 
 void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
-  solverBodies_.assign(1, SolverBody{});
-  bodyToSolver_.assign(bodies.size(), 0);
-  for (int i = 0; i < static_cast<int>(bodies.size()); ++i) {
-    const Body& b = bodies[i];
-    if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
-    bodyToSolver_[i] = static_cast<int>(solverBodies_.size());
-    solverBodies_.emplace_back().body = i;
-  }
+  // The solver bodies in body order: each fixed chunk of bodies counts its awake movers, then
+  // numbers and prepares them from the running count (in parallel with threads), so the order is
+  // the same at any thread count.
+  const int bodyCount = static_cast<int>(bodies.size());
+  const int chunks = (bodyCount + kBodyChunk - 1) / kBodyChunk;
+  auto moves = [](const Body& b) { return b.alive && b.type != BodyType::Static && b.awake; };
+  chunkFound_.assign(static_cast<size_t>(chunks) + 1, 0);
+  parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
+    int found = 0;
+    for (int i = begin; i < end; ++i) found += moves(bodies[i]) ? 1 : 0;
+    chunkFound_[static_cast<size_t>(begin / kBodyChunk) + 1] = found;
+  });
+  for (int c = 0; c < chunks; ++c) chunkFound_[c + 1] += chunkFound_[c];
+  solverBodies_.resize(1 + static_cast<size_t>(chunkFound_[static_cast<size_t>(chunks)]));
+  solverBodies_[0] = SolverBody{};
+  bodyToSolver_.resize(bodies.size());
   states_.resize(solverBodies_.size());
   push(0);
-  forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int si) {
-    SolverBody& sb = solverBodies_[si];
-    const Body& b = bodies[sb.body];
-    sb.v = b.linearVelocity;
-    sb.w = b.angularVelocity;
-    sb.rotation = glm::mat3_cast(b.rotation);
-    if (b.isDynamic()) {
-      sb.invMass = b.invMass;
-      sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
-      if (b.hasOptions) {
-        sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
-        sb.linearFree = b.linearFree;
+  parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
+    int si = 1 + chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
+    for (int i = begin; i < end; ++i) {
+      if (!moves(bodies[i])) {
+        bodyToSolver_[i] = 0;
+        continue;
       }
+      bodyToSolver_[i] = si;
+      solverBodies_[si] = SolverBody{};
+      solverBodies_[si].body = i;
+      prepareBody(bodies, si++);
     }
-    push(si);
   });
+}
+
+void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
+  SolverBody& sb = solverBodies_[si];
+  const Body& b = bodies[sb.body];
+  sb.v = b.linearVelocity;
+  sb.w = b.angularVelocity;
+  sb.rotation = glm::mat3_cast(b.rotation);
+  if (b.isDynamic()) {
+    sb.invMass = b.invMass;
+    sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
+    if (b.hasOptions) {
+      sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
+      sb.linearFree = b.linearFree;
+    }
+  }
+  push(si);
 }
 
 // Not vectorised: GCC 12's -O3 vectoriser folds the round trip double -> float -> double below,

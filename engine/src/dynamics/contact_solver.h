@@ -127,6 +127,7 @@ class ContactSolver {
   };
 
   void prepareBodies(std::vector<Body>& bodies);
+  void prepareBody(const std::vector<Body>& bodies, int si);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
   void packLane(WideContact& c, int lane, int manifold, const std::vector<Body>& bodies,
