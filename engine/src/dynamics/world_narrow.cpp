@@ -1,4 +1,4 @@
-// The narrow phase of a step (docs/ARCHITECTURE.md, "The narrow phase in three passes"). With
+// The narrow phase of a step (docs/ARCHITECTURE.md, "The narrow phase in passes"). With
 // threads, a parallel pass decides what each pair needs and runs collide() and the manifold
 // update for the pairs that need them, each into its own slot; a serial pass in pair order wakes
 // bodies, settles touch events, runs the cross-check, sums the counters and gives each kept pair
