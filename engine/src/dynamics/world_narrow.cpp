@@ -320,12 +320,12 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
   manifolds_.swap(next);
 }
 
-// With threads, pass 2, parallel over the jobs in fixed chunks: each chunk matches its keys with
-// last step's pairs (a binary search for its first key, then both lists in step), decides what
-// each pair needs, runs collide() and the manifold update of those that need them, and measures
-// what the merge will keep (the manifold count, the touching flag). A Convex job's manifold goes
-// to the end of its worker's list, a Children job's to its own result. Nothing else is written:
-// no wakes, no events, no shared counters.
+// With threads, pass 1, parallel over the jobs in fixed chunks: each chunk matches its keys with
+// last step's pairs (a binary search for the key before its first, then both lists in step),
+// decides what each pair needs, runs collide() and the manifold update of those that need them,
+// and measures what the merge will keep (the manifold count, the touching flag). A Convex job's
+// manifold goes to the end of its worker's list, a Children job's to its own result. Nothing
+// else is written: no wakes, no events, no shared counters.
 void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
   const std::vector<std::pair<int, int>>& keys = pairKeys_;
   NarrowScratch& ns = narrow_;
@@ -417,12 +417,13 @@ void World::measureJob(NarrowJob& job, const NarrowResult& r) const {
   job.touching = touches(jobManifolds(job, r), job.count, job.was);
 }
 
-// With threads, pass 3. Serial in key order, reading the jobs and little else: the pairs gone
+// With threads, pass 2, serial in key order, reading the jobs and little else: the pairs gone
 // since last step, a job decided again when an earlier pair of this pass woke one of its bodies
 // (and collided here when it was asleep or its reach changed: the serial loop decided each pair
 // after the wakes of the pairs before it, and so does this), touch events, the cross-check with
-// its sequence numbers, the counters, the wakes, and each kept pair's place in the new lists.
-// Then, in parallel over the jobs, each pair and its manifolds are written to their places.
+// its sequence numbers, the wakes, and each kept pair's place in the new lists. Then pass 3, in
+// parallel over the jobs: each pair and its manifolds are written to their places, and the
+// counters summed per chunk.
 void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters) {
   NarrowScratch& ns = narrow_;
   ns.late.clear();
