@@ -101,19 +101,27 @@ void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
 // pair); it ends when it touched and no point is within kTouchRelease. A kept sleeping pair keeps
 // its flag and its points and is not settled, so sleeping and waking report nothing.
 void World::settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds) {
-  const Manifold* first = p.manifold >= 0 ? manifolds.data() + p.manifold : nullptr;
-  p.touching = touches(first, p.manifold >= 0 ? p.manifoldCount : 0, was);
-  touchEvent(p.a, p.b, was, p.touching, first, p.manifoldCount);
+  const Manifold* m = nullptr;
+  const ContactPoint* cp = p.manifold >= 0
+                               ? touchingPoint(manifolds.data() + p.manifold, p.manifoldCount,
+                                               was ? kTouchRelease : 0.0, &m)
+                               : nullptr;
+  p.touching = cp != nullptr;
+  if (p.touching && !was)
+    contactEvents_.begin.push_back(
+        {p.a, p.b, worldPoint(bodies_[p.a.index], bodies_[p.b.index], *cp), m->normal});
+  else if (!p.touching && was)
+    contactEvents_.end.push_back({p.a, p.b});
 }
 
-// settleTouch's test, on the pair's manifolds [first, first + count): run by the parallel pass of
-// the narrow phase with threads, so the merge settles each pair without reading its points.
+// settleTouch in two halves for the narrow phase with threads: the test, on the pair's manifolds
+// [first, first + count), runs in the parallel pass, so the merge settles each pair without
+// reading its points; the events, in the merge.
 bool World::touches(const Manifold* first, int count, bool was) {
   const Manifold* m = nullptr;
   return touchingPoint(first, count, was ? kTouchRelease : 0.0, &m) != nullptr;
 }
 
-// settleTouch's events, once the pair's `touching` flag is known.
 void World::touchEvent(BodyId a, BodyId b, bool was, bool touching, const Manifold* first,
                        int count) {
   if (touching && !was) {
