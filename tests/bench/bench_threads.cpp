@@ -11,6 +11,24 @@
 //
 // Defaults: threads 1,2; 600 steps; heaps boxes_2000, hull20_2000, boxes_8000, hull20_8000 (8000
 // bodies: 80 layers).
+//
+//   bench_threads --split W [--steps N] [--heaps ...]
+//
+// Amdahl's split, measured on one thread (so a busy machine changes it little): the heaps step
+// through a task system that says it has W workers, so the World takes its threaded path with the
+// grains of W threads, but runs every chunk on the calling thread in order. The thread's CPU time
+// inside the loops is the part that runs in parallel, the rest of the step the serial part. The
+// table gives the 1-thread path's step (no task system; a second world, stepped first), the
+// threaded path's step, serial and parallel parts, the serial fraction, the parallel loops and
+// chunks per step, the speed-up over the 1-thread path that Amdahl's law predicts for W threads
+// with no pool overhead and even loads, 1-thread / (serial + parallel / W), and whether both
+// worlds end with the same hash. `perf record -g` on such a run splits the parts by phase.
+//
+//   bench_threads --pool W
+//
+// The pool's cost per parallel loop at W threads: the wall time of a loop of W chunks of about
+// 5 us of arithmetic each (least and median of 100 rounds of 200 loops), less the same loop run
+// inline divided by W. Wall time: it needs the W cores to itself to mean anything.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -22,7 +40,10 @@
 
 #include "tumble/scene.h"
 #include "tumble/settings.h"
+#include "tumble/task.h"
 #include "tumble/world.h"
+
+#include <time.h>
 
 namespace {
 
@@ -48,6 +69,112 @@ std::vector<std::string> split(const std::string& text) {
   for (std::string item; std::getline(in, item, ',');)
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+Real cpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<Real>(t.tv_sec) * 1e3 + static_cast<Real>(t.tv_nsec) * 1e-6;
+}
+
+// Claims `workers` workers and runs every chunk on the calling thread, in order (worker ids in
+// turn, as chunks would be spread), timing the thread's CPU time inside its loops.
+class InlineTasks final : public tumble::TaskSystem {
+ public:
+  explicit InlineTasks(int workers) : workers_(workers) {}
+  int workerCount() const override { return workers_; }
+  void parallelFor(int count, int grain, RangeFn fn, void* context) override {
+    const Real t0 = cpuMs();
+    int k = 0;
+    for (int begin = 0; begin < count; begin += grain, ++k)
+      fn(begin, std::min(count, begin + grain), k % workers_, context);
+    insideMs += cpuMs() - t0;
+    ++loops;
+    chunks += k;
+  }
+  Real insideMs = 0.0;
+  long loops = 0, chunks = 0;
+
+ private:
+  int workers_;
+};
+
+int runSplit(const std::vector<Heap>& heaps, int workers, int steps) {
+  std::printf(
+      "%d steps of 1/60 s on one thread through a task system of %d workers run inline;\n"
+      "thread CPU ms per step\n",
+      steps, workers);
+  std::printf("%-12s %8s %8s %8s %8s %9s %8s %8s %10s %5s\n", "heap", "1-thread", "step", "serial",
+              "parallel", "serial %", "loops", "chunks", "amdahl", "hash");
+  for (const Heap& heap : heaps) {
+    // One world on the 1-thread path (no task system), then one on the threaded path (one after
+    // the other: stepped in turn, each would evict the other's bodies from the cache); the same
+    // bits either way.
+    std::vector<tumble::BodyDef> defs;
+    tumble::appendHeap(defs, heap.hull20, heap.count, 1);
+    tumble::Settings s;
+    tumble::World world(s), single(s);
+    InlineTasks tasks(workers);
+    world.setTaskSystem(&tasks);
+    for (const tumble::BodyDef& d : defs) (void)world.createBody(d), (void)single.createBody(d);
+    Real total = 0.0, totalSingle = 0.0;
+    for (int i = 0; i < steps; ++i) {
+      const Real t0 = cpuMs();
+      (void)single.step(s.dt);
+      totalSingle += cpuMs() - t0;
+    }
+    for (int i = 0; i < steps; ++i) {
+      const Real t0 = cpuMs();
+      (void)world.step(s.dt);
+      total += cpuMs() - t0;
+    }
+    const Real step = total / steps, parallel = tasks.insideMs / steps, serial = step - parallel;
+    const Real one = totalSingle / steps;
+    std::printf("%-12s %8.3f %8.3f %8.3f %8.3f %8.1f%% %8.1f %8.1f %9.2fx %5s\n", heap.name.c_str(),
+                one, step, serial, parallel, 100.0 * serial / step,
+                static_cast<Real>(tasks.loops) / steps, static_cast<Real>(tasks.chunks) / steps,
+                one / (serial + parallel / workers),
+                world.stateHash() == single.stateHash() ? "same" : "DIFF");
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+// Wall time per loop of `workers` chunks of about 5 us of arithmetic each, on the pool and
+// inline; the pool's cost per loop is its time less the inline time divided by the workers.
+int runPool(int workers) {
+  tumble::ThreadPool pool(workers);
+  InlineTasks inlineTasks(workers);
+  auto work = [](int, int, int, void* context) {
+    Real x = 1.0;
+    for (int i = 0; i < 2000; ++i) x = x * 0.999999 + 1e-9;
+    *static_cast<volatile Real*>(context) = x;
+  };
+  std::vector<Real> sinks(static_cast<size_t>(workers) * 8);
+  auto roundUs = [&](tumble::TaskSystem& tasks, int chunk) {
+    constexpr int kLoops = 200;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < kLoops; ++i)
+      tasks.parallelFor(workers, 1, work, &sinks[static_cast<size_t>(chunk)]);
+    return std::chrono::duration<Real, std::micro>(Clock::now() - t0).count() / kLoops;
+  };
+  std::printf("wall us per parallel loop of %d chunks of arithmetic (100 rounds of 200 loops)\n",
+              workers);
+  std::printf("%-8s %8s %8s\n", "tasks", "least", "median");
+  Real least[2] = {0.0, 0.0}, median[2] = {0.0, 0.0};
+  int k = 0;
+  for (tumble::TaskSystem* tasks : {static_cast<tumble::TaskSystem*>(&inlineTasks),
+                                    static_cast<tumble::TaskSystem*>(&pool)}) {
+    std::vector<Real> us;
+    for (int r = 0; r < 100; ++r) us.push_back(roundUs(*tasks, 8 * k));
+    std::sort(us.begin(), us.end());
+    least[k] = us.front(), median[k] = us[us.size() / 2];
+    std::printf("%-8s %8.3f %8.3f\n", k == 0 ? "inline" : "pool", least[k], median[k]);
+    ++k;
+  }
+  std::printf("pool cost per loop: %.3f us (least), %.3f us (median)\n",
+              least[1] - least[0] / workers, median[1] - median[0] / workers);
+  return 0;
 }
 
 Run runHeap(const Heap& heap, int threads, int steps, int repeats) {
@@ -85,6 +212,7 @@ Run runHeap(const Heap& heap, int threads, int steps, int repeats) {
 int main(int argc, char** argv) {
   std::vector<int> threads = {1, 2};
   int steps = 600;
+  int splitWorkers = 0, poolWorkers = 0;
   std::vector<Heap> heaps = {{"boxes_2000", false, 2000},
                              {"hull20_2000", true, 2000},
                              {"boxes_8000", false, 8000},
@@ -95,6 +223,10 @@ int main(int argc, char** argv) {
     if (arg == "--threads" && hasValue) {
       threads.clear();
       for (const std::string& t : split(argv[++i])) threads.push_back(std::atoi(t.c_str()));
+    } else if (arg == "--split" && hasValue) {
+      splitWorkers = std::atoi(argv[++i]);
+    } else if (arg == "--pool" && hasValue) {
+      poolWorkers = std::atoi(argv[++i]);
     } else if (arg == "--steps" && hasValue) {
       steps = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--heaps" && hasValue) {
@@ -112,7 +244,8 @@ int main(int argc, char** argv) {
       }
     } else {
       std::fprintf(stderr,
-                   "usage: bench_threads [--threads 1,2,4] [--steps N] [--heaps boxes_2000,...]\n");
+                   "usage: bench_threads [--threads 1,2,4 | --split W | --pool W] [--steps N]"
+                   " [--heaps boxes_2000,...]\n");
       return 2;
     }
   }
@@ -121,6 +254,13 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench_threads: --threads %d: expected 0 to 64\n", t);
       return 2;
     }
+  for (int w : {splitWorkers, poolWorkers})
+    if (w < 0 || w > 64) {
+      std::fprintf(stderr, "bench_threads: --split/--pool %d: expected 1 to 64\n", w);
+      return 2;
+    }
+  if (splitWorkers > 0) return runSplit(heaps, splitWorkers, steps);
+  if (poolWorkers > 0) return runPool(poolWorkers);
   const char* env = std::getenv("TUMBLE_THREADS_REPEATS");
   const int repeats = std::clamp(env ? std::atoi(env) : 1, 1, 100);
 

@@ -312,7 +312,13 @@ class World {
   void classifyPair(NarrowJob& job, Real h, const Settings& s) const;
   void collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
                    NarrowSummary& summary, std::vector<Manifold>& children, Manifold* convex) const;
+  void mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters);
+  void collideJobs(TaskSystem* tasks, Real h, const Settings& s);
+  void mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters);
+  void measureJob(NarrowJob& job, const NarrowResult& r) const;
+  const Manifold* jobManifolds(const NarrowJob& job, const NarrowResult& r) const;
   void updateSleep(Real dt, const Settings& s);
+  void countStep();
   void sweepBullets();
   Aabb bodyAabb(const Body& b) const;
   void wakeIsland(int island);
@@ -326,6 +332,8 @@ class World {
   // Events and filtering (world_events.cpp).
   void filterPairs(std::vector<std::pair<int, int>>& keys);
   void settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds);
+  static bool touches(const Manifold* first, int count, bool was);
+  void touchEvent(BodyId a, BodyId b, bool was, bool touching, const Manifold* first, int count);
   void pairGone(const ContactPair& old);
   void findHitCandidates();
   void reportHits();
@@ -356,6 +364,12 @@ class World {
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;
   std::vector<char> keepAwake_;
+  struct StepTally {  // countStep's per chunk
+    int bodies, awakeBodies, manifolds, contacts;
+    Real maxPenetration;
+  };
+  std::vector<StepTally> stepTally_;
+  std::vector<char> awakeChunks_;  // updateContacts: per chunk of bodies, whether one is awake
   // Pose of each body at the last narrow-phase and how far any of its points moved since (m):
   // a separated pair whose last distance minus both motions still exceeds the speculative
   // distance cannot touch, and skips GJK (conservative advancement's bound, Mirtich 1996).

@@ -120,6 +120,11 @@ Softness makeSoftness(Real hertz, Real zeta, Real h) {
 constexpr int kBodyGrain = 64;
 constexpr int kRowGrain = 16;
 constexpr int kChunksPerWorker = 4;
+// Manifolds per chunk of the constraint list's two loops (fixed: the chunks' lists are joined in
+// chunk order).
+constexpr int kManifoldGrain = 256;
+// Bodies per chunk of the solver bodies' two loops (fixed, as above).
+constexpr int kBodyChunk = 512;
 
 template <class F>
 void ContactSolver::forEach(int begin, int end, int minGrain, F&& f) {
@@ -151,32 +156,54 @@ void ContactSolver::rowPass(F&& f) {
 }
 
 void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
-  solverBodies_.assign(1, SolverBody{});
-  bodyToSolver_.assign(bodies.size(), 0);
-  for (int i = 0; i < static_cast<int>(bodies.size()); ++i) {
-    const Body& b = bodies[i];
-    if (!b.alive || b.type == BodyType::Static || !b.awake) continue;
-    bodyToSolver_[i] = static_cast<int>(solverBodies_.size());
-    solverBodies_.emplace_back().body = i;
-  }
+  // The solver bodies in body order: each fixed chunk of bodies counts its awake movers, then
+  // numbers and prepares them from the running count (in parallel with threads), so the order is
+  // the same at any thread count.
+  const int bodyCount = static_cast<int>(bodies.size());
+  const int chunks = (bodyCount + kBodyChunk - 1) / kBodyChunk;
+  auto moves = [](const Body& b) { return b.alive && b.type != BodyType::Static && b.awake; };
+  chunkFound_.assign(static_cast<size_t>(chunks) + 1, 0);
+  parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
+    int found = 0;
+    for (int i = begin; i < end; ++i) found += moves(bodies[i]) ? 1 : 0;
+    chunkFound_[static_cast<size_t>(begin / kBodyChunk) + 1] = found;
+  });
+  for (int c = 0; c < chunks; ++c) chunkFound_[c + 1] += chunkFound_[c];
+  solverBodies_.resize(1 + static_cast<size_t>(chunkFound_[static_cast<size_t>(chunks)]));
+  solverBodies_[0] = SolverBody{};
+  bodyToSolver_.resize(bodies.size());
   states_.resize(solverBodies_.size());
   push(0);
-  forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int si) {
-    SolverBody& sb = solverBodies_[si];
-    const Body& b = bodies[sb.body];
-    sb.v = b.linearVelocity;
-    sb.w = b.angularVelocity;
-    sb.rotation = glm::mat3_cast(b.rotation);
-    if (b.isDynamic()) {
-      sb.invMass = b.invMass;
-      sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
-      if (b.hasOptions) {
-        sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
-        sb.linearFree = b.linearFree;
+  parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
+    int si = 1 + chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
+    for (int i = begin; i < end; ++i) {
+      if (!moves(bodies[i])) {
+        bodyToSolver_[i] = 0;
+        continue;
       }
+      bodyToSolver_[i] = si;
+      solverBodies_[si] = SolverBody{};
+      solverBodies_[si].body = i;
+      prepareBody(bodies, si++);
     }
-    push(si);
   });
+}
+
+void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
+  SolverBody& sb = solverBodies_[si];
+  const Body& b = bodies[sb.body];
+  sb.v = b.linearVelocity;
+  sb.w = b.angularVelocity;
+  sb.rotation = glm::mat3_cast(b.rotation);
+  if (b.isDynamic()) {
+    sb.invMass = b.invMass;
+    sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
+    if (b.hasOptions) {
+      sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
+      sb.linearFree = b.linearFree;
+    }
+  }
+  push(si);
 }
 
 // Not vectorised: GCC 12's -O3 vectoriser folds the round trip double -> float -> double below,
@@ -354,23 +381,44 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
 void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
                                     const std::vector<Manifold>& manifolds, const Settings& s,
                                     Real h) {
-  constraintBodies_.clear();
-  constraintManifold_.clear();
-  constraintPoints_.clear();
+  // The constraints in manifold order: each fixed chunk of manifolds finds its own (reading the
+  // 656-byte manifolds once, in parallel with threads) and counts them; the chunks' lists are
+  // then joined in chunk order, so the list is the same at any thread count.
   const int manifoldCount = static_cast<int>(manifolds.size());
-  for (int mi = 0; mi < manifoldCount; ++mi) {
-    // The manifolds are 656 bytes apart and only their first line is read here: fetch ahead.
-    if (mi + 8 < manifoldCount) __builtin_prefetch(&manifolds[mi + 8]);
-    const Manifold& m = manifolds[mi];
-    if (m.pointCount == 0) continue;
-    const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
-    if (solverBodies_[ia].invMass == 0.0 && solverBodies_[ib].invMass == 0.0) continue;
-    constraintBodies_.push_back(ia);
-    constraintBodies_.push_back(ib);
-    constraintManifold_.push_back(mi);
-    constraintPoints_.push_back(static_cast<int8_t>(std::min(m.pointCount, 4)));
-  }
-  constraintCount_ = static_cast<int>(constraintManifold_.size());
+  const int chunks = (manifoldCount + kManifoldGrain - 1) / kManifoldGrain;
+  chunkFound_.assign(static_cast<size_t>(chunks) + 1, 0);
+  candidates_.resize(manifolds.size());
+  parallelFor(tasks_, manifoldCount, kManifoldGrain, [&](int begin, int end, int) {
+    int found = 0;
+    for (int mi = begin; mi < end; ++mi) {
+      // The manifolds are 656 bytes apart and only their first line is read here: fetch ahead.
+      if (mi + 8 < end) __builtin_prefetch(&manifolds[mi + 8]);
+      const Manifold& m = manifolds[mi];
+      if (m.pointCount == 0) continue;
+      const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
+      if (solverBodies_[ia].invMass == 0.0 && solverBodies_[ib].invMass == 0.0) continue;
+      candidates_[static_cast<size_t>(begin + found++)] = {mi, ia, ib, std::min(m.pointCount, 4)};
+    }
+    chunkFound_[static_cast<size_t>(begin / kManifoldGrain) + 1] = found;
+  });
+  for (int c = 0; c < chunks; ++c) chunkFound_[c + 1] += chunkFound_[c];
+  constraintCount_ = chunkFound_[static_cast<size_t>(chunks)];
+  constraintBodies_.resize(2 * static_cast<size_t>(constraintCount_));
+  constraintManifold_.resize(static_cast<size_t>(constraintCount_));
+  constraintPoints_.resize(static_cast<size_t>(constraintCount_));
+  parallelFor(tasks_, manifoldCount, kManifoldGrain, [&](int begin, int, int) {
+    const int chunk = begin / kManifoldGrain;
+    const int first = chunkFound_[static_cast<size_t>(chunk)];
+    const int found = chunkFound_[static_cast<size_t>(chunk) + 1] - first;
+    for (int k = 0; k < found; ++k) {
+      const Candidate& c = candidates_[static_cast<size_t>(begin + k)];
+      const size_t ci = static_cast<size_t>(first + k);
+      constraintBodies_[2 * ci] = c.a;
+      constraintBodies_[2 * ci + 1] = c.b;
+      constraintManifold_[ci] = c.manifold;
+      constraintPoints_[ci] = static_cast<int8_t>(c.points);
+    }
+  });
   dynamic_.resize(solverBodies_.size());
   for (size_t i = 0; i < solverBodies_.size(); ++i) dynamic_[i] = solverBodies_[i].invMass > 0.0;
   graph_.build(constraintBodies_, dynamic_, static_cast<int>(solverBodies_.size()));

@@ -127,6 +127,7 @@ class ContactSolver {
   };
 
   void prepareBodies(std::vector<Body>& bodies);
+  void prepareBody(const std::vector<Body>& bodies, int si);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
   void packLane(WideContact& c, int lane, int manifold, const std::vector<Body>& bodies,
@@ -166,6 +167,13 @@ class ContactSolver {
   std::vector<int> bodyToSolver_;
   std::vector<int> constraintBodies_;  ///< per candidate: solver a, solver b
   std::vector<int> constraintManifold_;
+  // The constraint list's scratch: each chunk of manifolds writes its constraints from the chunk's
+  // first manifold index on, and its count to chunkFound_ (then the running sum).
+  struct Candidate {
+    int manifold, a, b, points;
+  };
+  std::vector<Candidate> candidates_;
+  std::vector<int> chunkFound_;
   std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;

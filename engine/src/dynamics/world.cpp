@@ -491,23 +491,50 @@ Expected<void> World::step(Real dt) {
   updateSleep(dt, s);
   stats_.islandsMs = msSince(ti);
 
-  for (const Body& b : bodies_) {
-    if (!b.alive) continue;
-    ++stats_.bodies;
-    if (b.isDynamic() && b.awake) ++stats_.awakeBodies;
-  }
-  for (const Manifold& m : manifolds_) {
-    if (!m.touching()) continue;
-    ++stats_.manifolds;
-    stats_.contacts += m.pointCount;
-    for (int i = 0; i < m.pointCount; ++i)
-      stats_.maxPenetration = std::max(stats_.maxPenetration, -m.points[i].separation);
-  }
+  countStep();
   stats_.crosscheckChecked = crosscheckChecked_;
   stats_.crosscheckDisagreed = crosscheckDisagreed_;
   ++stepCount_;
   stats_.stepMs = msSince(t0);
   return ok();
+}
+
+// The step's counts over bodies and manifolds, in fixed chunks (in parallel with threads), summed
+// in chunk order: integer sums, and a maximum that skips what std::max skips (a NaN), so the
+// result is the serial loop's at any thread count.
+void World::countStep() {
+  constexpr int kGrain = 512;
+  TaskSystem* tasks = taskSystem();
+  const int bodyCount = static_cast<int>(bodies_.size());
+  const int manifoldCount = static_cast<int>(manifolds_.size());
+  const int chunks = (std::max(bodyCount, manifoldCount) + kGrain - 1) / kGrain;
+  stepTally_.assign(static_cast<size_t>(chunks), StepTally{0, 0, 0, 0, stats_.maxPenetration});
+  parallelFor(tasks, chunks, 1, [&](int begin, int end, int) {
+    for (int c = begin; c < end; ++c) {
+      StepTally& t = stepTally_[static_cast<size_t>(c)];
+      for (int i = c * kGrain; i < std::min(bodyCount, (c + 1) * kGrain); ++i) {
+        const Body& b = bodies_[i];
+        if (!b.alive) continue;
+        ++t.bodies;
+        if (b.isDynamic() && b.awake) ++t.awakeBodies;
+      }
+      for (int i = c * kGrain; i < std::min(manifoldCount, (c + 1) * kGrain); ++i) {
+        const Manifold& m = manifolds_[i];
+        if (!m.touching()) continue;
+        ++t.manifolds;
+        t.contacts += m.pointCount;
+        for (int k = 0; k < m.pointCount; ++k)
+          t.maxPenetration = std::max(t.maxPenetration, -m.points[k].separation);
+      }
+    }
+  });
+  for (const StepTally& t : stepTally_) {
+    stats_.bodies += t.bodies;
+    stats_.awakeBodies += t.awakeBodies;
+    stats_.manifolds += t.manifolds;
+    stats_.contacts += t.contacts;
+    stats_.maxPenetration = std::max(stats_.maxPenetration, t.maxPenetration);
+  }
 }
 
 // A reinserted fat box is stretched by this many steps of the body's motion (Box2D v2.4's AABB

@@ -18,10 +18,10 @@ namespace {
 constexpr Real kTouchRelease = 0.005;
 
 // The first point of the pair's manifolds with separation <= `within` (m), or null.
-const ContactPoint* touchingPoint(const ContactPair& p, const std::vector<Manifold>& manifolds,
-                                  Real within, const Manifold** owner) {
-  for (int k = p.manifold; k >= 0 && k < p.manifold + p.manifoldCount; ++k) {
-    const Manifold& m = manifolds[k];
+const ContactPoint* touchingPoint(const Manifold* first, int count, Real within,
+                                  const Manifold** owner) {
+  for (int k = 0; k < count; ++k) {
+    const Manifold& m = first[k];
     for (int i = 0; i < m.pointCount; ++i)
       if (m.points[i].separation <= within) {
         *owner = &m;
@@ -102,13 +102,36 @@ void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
 // its flag and its points and is not settled, so sleeping and waking report nothing.
 void World::settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds) {
   const Manifold* m = nullptr;
-  const ContactPoint* cp = touchingPoint(p, manifolds, was ? kTouchRelease : 0.0, &m);
+  const ContactPoint* cp = p.manifold >= 0
+                               ? touchingPoint(manifolds.data() + p.manifold, p.manifoldCount,
+                                               was ? kTouchRelease : 0.0, &m)
+                               : nullptr;
   p.touching = cp != nullptr;
   if (p.touching && !was)
     contactEvents_.begin.push_back(
         {p.a, p.b, worldPoint(bodies_[p.a.index], bodies_[p.b.index], *cp), m->normal});
   else if (!p.touching && was)
     contactEvents_.end.push_back({p.a, p.b});
+}
+
+// settleTouch in two halves for the narrow phase with threads: the test, on the pair's manifolds
+// [first, first + count), runs in the parallel pass, so the merge settles each pair without
+// reading its points; the events, in the merge.
+bool World::touches(const Manifold* first, int count, bool was) {
+  const Manifold* m = nullptr;
+  return touchingPoint(first, count, was ? kTouchRelease : 0.0, &m) != nullptr;
+}
+
+void World::touchEvent(BodyId a, BodyId b, bool was, bool touching, const Manifold* first,
+                       int count) {
+  if (touching && !was) {
+    const Manifold* m = nullptr;
+    const ContactPoint* cp = touchingPoint(first, count, 0.0, &m);
+    contactEvents_.begin.push_back(
+        {a, b, worldPoint(bodies_[a.index], bodies_[b.index], *cp), m->normal});
+  } else if (!touching && was) {
+    contactEvents_.end.push_back({a, b});
+  }
 }
 
 // Last step's pair that is no longer a pair (apart, filtered away).

@@ -1,8 +1,10 @@
-// The narrow phase of a step (docs/ARCHITECTURE.md, "The narrow phase in three passes"): a serial
-// pass decides what each pair needs, a parallel pass runs collide() and the manifold update for
-// the pairs that need it, each into its own slot, and a serial pass in pair order appends the
-// manifolds, wakes bodies, settles touch events, runs the cross-check and sums the counters. The
-// result is the serial loop's, bit for bit, at any thread count.
+// The narrow phase of a step (docs/ARCHITECTURE.md, "The narrow phase in passes"). With
+// threads, a parallel pass decides what each pair needs and runs collide() and the manifold
+// update for the pairs that need them, each into its own slot; a serial pass in pair order wakes
+// bodies, settles touch events, runs the cross-check, sums the counters and gives each kept pair
+// its place in the new lists; a parallel pass writes the pairs and copies their manifolds there.
+// On one thread one loop does it all. The result is the serial loop's, bit for bit, at any
+// thread count.
 #include <algorithm>
 #include <cmath>
 
@@ -48,6 +50,8 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
   const Body& B = bodies_[job.b];
   job.activeA = active(A);
   job.activeB = active(B);
+  job.dynamicA = A.isDynamic();
+  job.dynamicB = B.isDynamic();
   if (!job.activeA && !job.activeB) {
     job.kind = NarrowJob::Kind::Asleep;
     return;
@@ -159,77 +163,67 @@ void World::updateContacts(Real h, const Settings& s) {
   const size_t known = std::min(lastCenter_.size(), n);
   lastCenter_.resize(n);
   lastRotation_.resize(n);
-  motion_.assign(n, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    const Body& b = bodies_[i];
-    if (i >= known) {
-      motion_[i] = 1e300;  // new body: no bound yet
-    } else {
-      // A point at distance <= radius from the centre moves at most |dc| + 2 r sin(theta / 2),
-      // and |dot(q, q')| = cos(theta / 2) for unit quaternions.
-      const Real c = std::min(1.0, std::abs(glm::dot(b.rotation, lastRotation_[i])));
-      motion_[i] = glm::length(b.center - lastCenter_[i]) +
-                   2.0 * b.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
+  motion_.resize(n);
+  // Each body's own slots (in parallel with threads), and whether any is awake (an OR per chunk).
+  constexpr int kBodyGrain = 512;
+  const int bodyChunks = static_cast<int>((n + kBodyGrain - 1) / kBodyGrain);
+  awakeChunks_.assign(static_cast<size_t>(bodyChunks), 0);
+  parallelFor(taskSystem(), static_cast<int>(n), kBodyGrain, [&](int begin, int end, int) {
+    bool awake = false;
+    for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const Body& b = bodies_[i];
+      awake = awake || (b.alive && b.isDynamic() && b.awake);
+      if (i >= known) {
+        motion_[i] = 1e300;  // new body: no bound yet
+      } else {
+        // A point at distance <= radius from the centre moves at most |dc| + 2 r sin(theta / 2),
+        // and |dot(q, q')| = cos(theta / 2) for unit quaternions.
+        const Real c = std::min(1.0, std::abs(glm::dot(b.rotation, lastRotation_[i])));
+        motion_[i] = glm::length(b.center - lastCenter_[i]) +
+                     2.0 * b.radius * std::sqrt(std::max(0.0, 1.0 - c * c));
+      }
+      lastCenter_[i] = b.center;
+      lastRotation_[i] = b.rotation;
     }
-    lastCenter_[i] = b.center;
-    lastRotation_[i] = b.rotation;
-  }
+    awakeChunks_[static_cast<size_t>(begin / kBodyGrain)] = awake;
+  });
   // Nothing awake and the same pairs as last step: every pair would be kept as it was.
   bool anyAwake = false;
-  for (const Body& b : bodies_) anyAwake = anyAwake || (b.alive && b.isDynamic() && b.awake);
+  for (char a : awakeChunks_) anyAwake = anyAwake || a;
   if (!anyAwake && keys.size() == pairs_.size()) {
     bool same = true;
     for (size_t k = 0; same && k < keys.size(); ++k)
       same = pairs_[k].a.index == keys[k].first && pairs_[k].b.index == keys[k].second;
     if (same) return;
   }
-  // Pass 1, serial: each key matched with last step's pair (both lists are sorted). On one
-  // thread, pass 3 matches them as it goes.
-  NarrowScratch& ns = narrow_;
-  TaskSystem* tasks = taskSystem();
-  ns.jobs.resize(keys.size());
-  size_t oi = 0;
-  for (size_t k = 0; tasks && k < keys.size(); ++k) {
-    NarrowJob& job = ns.jobs[k];
-    job.a = keys[k].first;
-    job.b = keys[k].second;
-    while (oi < pairs_.size() && std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < keys[k]) ++oi;
-    job.oldPair = -1;
-    if (oi < pairs_.size() && pairs_[oi].a.index == job.a && pairs_[oi].b.index == job.b)
-      job.oldPair = static_cast<int>(oi++);
+  NarrowPhaseCounters counters;
+  if (TaskSystem* tasks = taskSystem()) {
+    collideJobs(tasks, h, s);
+    mergeJobs(tasks, h, s, counters);
+  } else {
+    mergeSerial(h, s, counters);
   }
+  stats_.gjkCalls += counters.gjkCalls;
+  stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
+  stats_.gjkIterationsMean =
+      counters.gjkCalls ? static_cast<Real>(counters.gjkIterations) / counters.gjkCalls : 0.0;
+  stats_.epaCalls += counters.epaCalls;
+  stats_.epaIterationsMax = std::max(stats_.epaIterationsMax, counters.epaIterationsMax);
+  stats_.epaIterationsMean =
+      counters.epaCalls ? static_cast<Real>(counters.epaIterations) / counters.epaCalls : 0.0;
+  stats_.gjkMaxIterationsHit += counters.gjkCapHits;
+  stats_.epaMaxIterationsHit += counters.epaCapHits;
+}
 
-  // Pass 2, parallel: what each pair needs, and collide() and the manifold update of those that
-  // need them, into the pair's own slot; nothing else is written (no wakes, no events, no shared
-  // counters). On one thread there is no pass 2: pass 3 does it all when it comes to the pair,
-  // with the pair's bodies in cache, as the serial loop did.
-  const size_t workers = tasks ? static_cast<size_t>(tasks->workerCount()) : 1;
-  if (ns.childContacts.size() < workers) ns.childContacts.resize(workers);
-  if (tasks && ns.results.size() < ns.jobs.size()) ns.results.resize(ns.jobs.size());
-  if (ns.convex.size() < workers) ns.convex.resize(workers);
-  for (std::vector<Manifold>& list : ns.convex) list.clear();
-  if (tasks)
-    parallelFor(tasks, static_cast<int>(ns.jobs.size()), kPairGrain,
-                [&](int begin, int end, int worker) {
-                  for (int k = begin; k < end; ++k) {
-                    NarrowJob& job = ns.jobs[k];
-                    classifyPair(job, h, s);
-                    if (!needsWork(job.kind)) continue;
-                    NarrowResult& r = ns.results[k];
-                    r.manifolds.clear();
-                    Manifold* convex = nullptr;
-                    if (job.kind == NarrowJob::Kind::Convex) {
-                      std::vector<Manifold>& list = ns.convex[static_cast<size_t>(worker)];
-                      r.worker = worker;
-                      r.slot = static_cast<int>(list.size());
-                      convex = &list.emplace_back();
-                    }
-                    collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
-                  }
-                });
-
-  // Pass 3, serial in key order: two arrays are merged from the jobs and last step's pairs, a
-  // small ContactPair for every pair and a Manifold only for pairs with points.
+// One thread: each pair is matched with last step's, decided and collided when the loop comes to
+// it, with its bodies in cache, into the new lists in place. Two arrays are merged from the keys
+// and last step's pairs, a small ContactPair for every pair and a Manifold only for pairs with
+// points.
+void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters) {
+  const std::vector<std::pair<int, int>>& keys = pairKeys_;
+  NarrowScratch& ns = narrow_;
+  ns.jobs.resize(keys.size());
+  if (ns.childContacts.empty()) ns.childContacts.resize(1);
   std::vector<ContactPair>& nextPairs = nextPairs_;
   std::vector<Manifold>& next = nextManifolds_;
   nextPairs.clear();
@@ -239,8 +233,7 @@ void World::updateContacts(Real h, const Settings& s) {
   if (nextPairs.capacity() < keys.size())
     nextPairs.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
   if (next.capacity() < keys.size() / 2) next.reserve(std::max(keys.size(), 6 * bodies_.size()));
-  NarrowPhaseCounters counters;
-  oi = 0;
+  size_t oi = 0;
   // The pair whose begin or end is still to be decided, once its manifolds are made (events
   // settle each pair while they are in cache: docs/ARCHITECTURE.md, "Events and filtering").
   int open = -1;
@@ -254,31 +247,17 @@ void World::updateContacts(Real h, const Settings& s) {
     if (oi < pairs_.size() && pairs_[oi].a.index == keys[k].first &&
         pairs_[oi].b.index == keys[k].second)
       oldPair = &pairs_[oi++];
-    if (!tasks) {
-      job.a = keys[k].first;
-      job.b = keys[k].second;
-      job.oldPair = oldPair ? static_cast<int>(oldPair - pairs_.data()) : -1;
-    }
+    job.a = keys[k].first;
+    job.b = keys[k].second;
+    job.oldPair = oldPair ? static_cast<int>(oldPair - pairs_.data()) : -1;
     const Body& A = bodies_[job.a];
     const Body& B = bodies_[job.b];
-    const NarrowResult* r = tasks && needsWork(job.kind) ? &ns.results[k] : nullptr;
-    if (!tasks) {
-      classifyPair(job, h, s);
-    } else if (active(A) != job.activeA || active(B) != job.activeB) {
-      // An earlier pair's contact woke a body of this one (and its island) during this pass: the
-      // pair is decided again, and found here when its reach changed (a woken body's velocity is
-      // zero, so it seldom does) or it was asleep. This is the serial loop's order of decisions.
-      const NarrowJob before = job;
-      classifyPair(job, h, s);
-      // Bit equality: the same inputs give the same speculative distance.
-      if (before.kind != job.kind || before.speculative != job.speculative) r = nullptr;
-    }
-    // Found here (one thread, or decided again): appended to `next` in place.
+    classifyPair(job, h, s);
     const size_t first = next.size();
-    NarrowSummary here;
-    if (needsWork(job.kind) && !r) {
+    NarrowSummary summary;
+    if (needsWork(job.kind)) {
       Manifold* convex = job.kind == NarrowJob::Kind::Convex ? &next.emplace_back() : nullptr;
-      collidePair(job, s, ns.childContacts[0], here, next, convex);
+      collidePair(job, s, ns.childContacts[0], summary, next, convex);
     }
     if (job.kind == NarrowJob::Kind::Asleep) {
       // Asleep: keep the pair and its contact as they were.
@@ -303,13 +282,11 @@ void World::updateContacts(Real h, const Settings& s) {
       p.distance = job.bound;
       continue;
     }
-    const NarrowSummary& summary = r ? r->summary : here;
     add(counters, summary.counters);
     // The cross-check runs its own GJK and LP on the pair as it is now (recycled or not), here in
     // key order: its sampling and its log follow the pairs' sequence numbers.
     const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
     if (job.kind == NarrowJob::Kind::Children) {
-      if (r) next.insert(next.end(), r->manifolds.begin(), r->manifolds.end());
       p.cache = GjkSimplex{};
       p.overlapping = summary.overlapping;
       p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
@@ -321,8 +298,7 @@ void World::updateContacts(Real h, const Settings& s) {
                              crosscheckLog_, crosscheckChecked_, crosscheckDisagreed_,
                              stats_.lpPivots);
     } else {
-      const Manifold& m =
-          r ? ns.convex[static_cast<size_t>(r->worker)][static_cast<size_t>(r->slot)] : next.back();
+      const Manifold& m = next.back();
       if (summary.recycled) ++stats_.recycled;
       if (crosscheck)
         crossCheckPair(A, B, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,
@@ -331,10 +307,9 @@ void World::updateContacts(Real h, const Settings& s) {
       p.overlapping = m.overlapping;
       p.distance = m.distance;
       if (!m.touching()) {
-        if (!r) next.pop_back();
+        next.pop_back();
         continue;
       }
-      if (r) next.push_back(m);
       p.manifold = static_cast<int>(first);
       p.manifoldCount = 1;
     }
@@ -347,16 +322,251 @@ void World::updateContacts(Real h, const Settings& s) {
   for (; oi < pairs_.size(); ++oi) pairGone(pairs_[oi]);
   pairs_.swap(nextPairs);
   manifolds_.swap(next);
-  stats_.gjkCalls += counters.gjkCalls;
-  stats_.gjkIterationsMax = std::max(stats_.gjkIterationsMax, counters.gjkIterationsMax);
-  stats_.gjkIterationsMean =
-      counters.gjkCalls ? static_cast<Real>(counters.gjkIterations) / counters.gjkCalls : 0.0;
-  stats_.epaCalls += counters.epaCalls;
-  stats_.epaIterationsMax = std::max(stats_.epaIterationsMax, counters.epaIterationsMax);
-  stats_.epaIterationsMean =
-      counters.epaCalls ? static_cast<Real>(counters.epaIterations) / counters.epaCalls : 0.0;
-  stats_.gjkMaxIterationsHit += counters.gjkCapHits;
-  stats_.epaMaxIterationsHit += counters.epaCapHits;
+}
+
+// With threads, pass 1, parallel over the jobs in fixed chunks: each chunk matches its keys with
+// last step's pairs (a binary search for the key before its first, then both lists in step),
+// decides what each pair needs, runs collide() and the manifold update of those that need them,
+// and measures what the merge will keep (the manifold count, the touching flag). A Convex job's
+// manifold goes to the end of its worker's list, a Children job's to its own result. Nothing
+// else is written: no wakes, no events, no shared counters.
+void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
+  const std::vector<std::pair<int, int>>& keys = pairKeys_;
+  NarrowScratch& ns = narrow_;
+  ns.jobs.resize(keys.size());
+  const size_t workers = static_cast<size_t>(tasks->workerCount());
+  if (ns.childContacts.size() < workers) ns.childContacts.resize(workers);
+  if (ns.results.size() < ns.jobs.size()) ns.results.resize(ns.jobs.size());
+  if (ns.convex.size() < workers) ns.convex.resize(workers);
+  for (std::vector<Manifold>& list : ns.convex) list.clear();
+  auto keyOf = [](const ContactPair& p) { return std::pair(p.a.index, p.b.index); };
+  parallelFor(
+      tasks, static_cast<int>(ns.jobs.size()), kPairGrain, [&](int begin, int end, int worker) {
+        // From the first of last step's pairs above the previous chunk's last key: the pairs gone
+        // before this chunk's first key are this chunk's to look at.
+        size_t oi = 0;
+        if (begin > 0)
+          oi = static_cast<size_t>(
+              std::partition_point(pairs_.begin(), pairs_.end(),
+                                   [&](const ContactPair& p) {
+                                     return keyOf(p) <= keys[static_cast<size_t>(begin) - 1];
+                                   }) -
+              pairs_.begin());
+        for (int k = begin; k < end; ++k) {
+          NarrowJob& job = ns.jobs[k];
+          job.a = keys[k].first;
+          job.b = keys[k].second;
+          job.goneTouching = false;
+          for (; oi < pairs_.size() && keyOf(pairs_[oi]) < keys[k]; ++oi)
+            job.goneTouching = job.goneTouching || pairs_[oi].touching;
+          job.oldBegin = static_cast<int>(oi);
+          job.oldPair =
+              oi < pairs_.size() && keyOf(pairs_[oi]) == keys[k] ? static_cast<int>(oi++) : -1;
+          job.late = -1;
+          classifyPair(job, h, s);
+          NarrowResult& r = ns.results[k];
+          if (needsWork(job.kind)) {
+            r.manifolds.clear();
+            Manifold* convex = nullptr;
+            if (job.kind == NarrowJob::Kind::Convex) {
+              std::vector<Manifold>& list = ns.convex[static_cast<size_t>(worker)];
+              r.worker = worker;
+              r.slot = static_cast<int>(list.size());
+              convex = &list.emplace_back();
+            }
+            collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
+          }
+          measureJob(job, r);
+        }
+      });
+}
+
+// Where a job's manifolds are before the merge copies them: last step's list (a kept sleeping
+// pair), the worker's list or the merge's own (Convex), the job's result (Children).
+const Manifold* World::jobManifolds(const NarrowJob& job, const NarrowResult& r) const {
+  switch (job.kind) {
+    case NarrowJob::Kind::Asleep:
+      return job.count > 0 ? &manifolds_[pairs_[job.oldPair].manifold] : nullptr;
+    case NarrowJob::Kind::Convex:
+      return job.late >= 0
+                 ? &narrow_.late[static_cast<size_t>(job.late)]
+                 : &narrow_.convex[static_cast<size_t>(r.worker)][static_cast<size_t>(r.slot)];
+    case NarrowJob::Kind::Children:
+      return r.manifolds.data();
+    default:
+      return nullptr;
+  }
+}
+
+// The manifolds a job keeps and whether it touches (settleTouch's test), as the serial loop
+// finds them.
+void World::measureJob(NarrowJob& job, const NarrowResult& r) const {
+  const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
+  job.count = 0;
+  job.touching = false;
+  switch (job.kind) {
+    case NarrowJob::Kind::Asleep:
+      job.count = oldPair && oldPair->manifold >= 0 ? oldPair->manifoldCount : 0;
+      return;
+    case NarrowJob::Kind::Convex:
+      job.count = jobManifolds(job, r)->touching() ? 1 : 0;
+      break;
+    case NarrowJob::Kind::Children:
+      job.count = static_cast<int>(r.manifolds.size());
+      break;
+    default:
+      break;
+  }
+  job.was = oldPair && oldPair->touching;
+  job.touching = touches(jobManifolds(job, r), job.count, job.was);
+}
+
+// With threads, pass 2, serial in key order, reading the jobs and little else: the pairs gone
+// since last step, a job decided again when an earlier pair of this pass woke one of its bodies
+// (and collided here when it was asleep or its reach changed: the serial loop decided each pair
+// after the wakes of the pairs before it, and so does this), touch events, the cross-check with
+// its sequence numbers, the wakes, and each kept pair's place in the new lists. Then pass 3, in
+// parallel over the jobs: each pair and its manifolds are written to their places, and the
+// counters summed per chunk.
+void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters) {
+  NarrowScratch& ns = narrow_;
+  ns.late.clear();
+  const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
+  bool woken = false;  // until a body is woken, every job's awake flags are still the bodies'
+  int pairCount = 0, manifoldCount = 0;
+  size_t oi = 0;
+  for (size_t k = 0; k < ns.jobs.size(); ++k) {
+    NarrowJob& job = ns.jobs[k];
+    NarrowResult& r = ns.results[k];
+    // Last step's pairs gone before this one: only a touching one makes an event.
+    if (job.goneTouching)
+      while (oi < static_cast<size_t>(job.oldBegin)) pairGone(pairs_[oi++]);
+    oi = static_cast<size_t>(job.oldBegin);
+    const ContactPair* oldPair = nullptr;
+    if (job.oldPair >= 0) oldPair = &pairs_[job.oldPair], oi = static_cast<size_t>(job.oldPair) + 1;
+    if (woken && (active(bodies_[job.a]) != job.activeA || active(bodies_[job.b]) != job.activeB)) {
+      const NarrowJob before = job;
+      classifyPair(job, h, s);
+      // Bit equality: the same inputs give the same speculative distance.
+      if (needsWork(job.kind) &&
+          (before.kind != job.kind || before.speculative != job.speculative)) {
+        Manifold* convex = nullptr;
+        r.manifolds.clear();
+        if (job.kind == NarrowJob::Kind::Convex) {
+          job.late = static_cast<int>(ns.late.size());
+          convex = &ns.late.emplace_back();
+        }
+        collidePair(job, s, ns.childContacts[0], r.summary, r.manifolds, convex);
+      }
+      measureJob(job, r);
+    }
+    job.pair = -1;
+    if (job.kind == NarrowJob::Kind::Asleep) {
+      if (oldPair) job.pair = pairCount++, job.first = manifoldCount, manifoldCount += job.count;
+      continue;
+    }
+    job.pair = pairCount++;
+    job.first = manifoldCount;
+    manifoldCount += job.count;
+    if (job.touching != job.was)
+      touchEvent(idAt(job.a), idAt(job.b), job.was, job.touching, jobManifolds(job, r), job.count);
+    if (!needsWork(job.kind)) continue;
+    const Body& A = bodies_[job.a];
+    const Body& B = bodies_[job.b];
+    if (crosscheck) {
+      if (job.kind == NarrowJob::Kind::Children) {
+        const Manifold* m = jobManifolds(job, r);
+        for (int c = 0; c < job.count; ++c)
+          crossCheckChildren(A, B, m[c].key, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,
+                             crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
+      } else {
+        crossCheckPair(A, B, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,
+                       crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
+      }
+    }
+    if (job.count > 0) {
+      // Before the first wake the flags the job was decided with are the bodies'.
+      if (woken ? A.isDynamic() && !A.awake : job.dynamicA && !job.activeA)
+        wakeBody(job.a), woken = true;
+      if (woken ? B.isDynamic() && !B.awake : job.dynamicB && !job.activeB)
+        wakeBody(job.b), woken = true;
+    }
+  }
+  for (; oi < pairs_.size(); ++oi) pairGone(pairs_[oi]);
+
+  std::vector<ContactPair>& nextPairs = nextPairs_;
+  std::vector<Manifold>& next = nextManifolds_;
+  // Grown ahead of need (a reallocation would copy every entry on the frame where the pair count
+  // jumps); resize constructs only the entries beyond the list's last size, and every entry is
+  // written below.
+  const size_t keys = ns.jobs.size();
+  if (nextPairs.capacity() < keys) nextPairs.reserve(std::max(2 * keys, 12 * bodies_.size()));
+  if (next.capacity() < static_cast<size_t>(manifoldCount))
+    next.reserve(std::max(keys, 6 * bodies_.size()));
+  nextPairs.resize(static_cast<size_t>(pairCount));
+  next.resize(static_cast<size_t>(manifoldCount));
+  // The counters are summed per chunk (integer sums and maxima: any order gives the same).
+  const size_t chunks = (keys + kPairGrain - 1) / kPairGrain;
+  ns.chunkCounters.assign(chunks, NarrowPhaseCounters{});
+  ns.chunkRecycled.assign(chunks, 0);
+  parallelFor(tasks, static_cast<int>(keys), kPairGrain, [&](int begin, int end, int) {
+    NarrowPhaseCounters& chunkCounters = ns.chunkCounters[static_cast<size_t>(begin / kPairGrain)];
+    int& chunkRecycled = ns.chunkRecycled[static_cast<size_t>(begin / kPairGrain)];
+    for (int k = begin; k < end; ++k) {
+      const NarrowJob& job = ns.jobs[k];
+      if (job.pair < 0) continue;
+      const NarrowResult& r = ns.results[k];
+      if (needsWork(job.kind)) {
+        add(chunkCounters, r.summary.counters);
+        if (job.kind == NarrowJob::Kind::Convex && r.summary.recycled) ++chunkRecycled;
+      }
+      ContactPair& p = nextPairs[static_cast<size_t>(job.pair)];
+      const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
+      const Manifold* from = jobManifolds(job, r);
+      std::copy(from, from + job.count, next.begin() + job.first);
+      if (job.kind == NarrowJob::Kind::Asleep) {
+        // Asleep: the pair and its contact as they were.
+        p = *oldPair;
+        if (oldPair->manifold >= 0) p.manifold = job.first;
+        continue;
+      }
+      // Field by field (a ContactPair{} built on the stack and copied cost a third of this loop).
+      p.a = idAt(job.a);
+      p.b = idAt(job.b);
+      p.cache = oldPair ? oldPair->cache : GjkSimplex{};
+      p.distance = 0.0;
+      p.overlapping = false;
+      p.touching = job.touching;
+      p.manifold = -1;
+      p.manifoldCount = 0;
+      switch (job.kind) {
+        case NarrowJob::Kind::Bounded:
+          p.distance = job.bound;
+          break;
+        case NarrowJob::Kind::Children:
+          p.cache = GjkSimplex{};
+          p.overlapping = r.summary.overlapping;
+          p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
+          p.manifoldCount = job.count;
+          p.manifold = job.count > 0 ? job.first : -1;
+          break;
+        case NarrowJob::Kind::Convex:
+          p.cache = from->cache;
+          p.overlapping = from->overlapping;
+          p.distance = from->distance;
+          if (job.count > 0) p.manifold = job.first, p.manifoldCount = 1;
+          break;
+        default:
+          break;
+      }
+    }
+  });
+  for (size_t c = 0; c < chunks; ++c) {
+    add(counters, ns.chunkCounters[c]);
+    stats_.recycled += ns.chunkRecycled[c];
+  }
+  pairs_.swap(nextPairs);
+  manifolds_.swap(next);
 }
 
 }  // namespace tumble

@@ -34,11 +34,21 @@ struct NarrowJob {
   };
   int a = 0, b = 0;  ///< body indices, a < b
   int oldPair = -1;  ///< index into last step's pairs, -1 for a new pair
-  int result = -1;   ///< Convex, Children: index into NarrowScratch::results
   Kind kind = Kind::Asleep;
-  bool activeA = false, activeB = false;  ///< the bodies' awake flags when classified
-  Real speculative = 0.0;                 ///< m, the pair's reach (Convex, Children)
-  Real bound = 0.0;                       ///< m, the distance bound (Bounded)
+  bool activeA = false, activeB = false;    ///< the bodies' awake flags when classified
+  bool dynamicA = false, dynamicB = false;  ///< and whether they are dynamic
+  Real speculative = 0.0;                   ///< m, the pair's reach (Convex, Children)
+  Real bound = 0.0;                         ///< m, the distance bound (Bounded)
+  // With threads (World::collideJobs, World::mergeJobs): found by the parallel pass, so that the
+  // serial merge reads the jobs in order and little else.
+  int oldBegin = 0;           ///< last step's first pair whose key is not below this one's
+  int count = 0;              ///< manifolds the pair keeps (Convex: 0 or 1)
+  bool touching = false;      ///< a point within the touch distance (World::settleTouch)
+  bool was = false;           ///< last step's pair touched
+  bool goneTouching = false;  ///< a pair of last step gone before this key touched
+  int late = -1;  ///< Convex collided again in the merge: its index in NarrowScratch::late
+  int pair = -1;  ///< its index in the new pair list, -1 for a pair that is dropped
+  int first = 0;  ///< the index of its first manifold in the new manifold list
 };
 
 /// What collide() and the manifold update of one pair counted and decided.
@@ -67,6 +77,11 @@ struct NarrowScratch {
   /// writes in a 2000-box heap), and a chunk's are contiguous, so the merge reads them in streams.
   std::vector<std::vector<Manifold>> convex;
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
+  /// Convex jobs collided again by the merge (a body woken by an earlier pair changed them).
+  std::vector<Manifold> late;
+  /// Per chunk of the merge's copy pass: the counters of its jobs, and how many were recycled.
+  std::vector<NarrowPhaseCounters> chunkCounters;
+  std::vector<int> chunkRecycled;
 };
 
 }  // namespace tumble
