@@ -492,6 +492,29 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       if (k + 64 <= skipFrom || k >= skipTo) __builtin_prefetch(at + k);
   };
   const int rows = rowCount_;
+  if (!tasks_) {
+    // One thread: the rows cleared first, then the lanes packed in manifold order (the manifolds
+    // read front to back, the manifold four ahead and the solver bodies two ahead fetched).
+    for (int r = 0; r < rows; ++r) clearRow(r);
+    slot_.resize(static_cast<size_t>(constraintCount_));
+    for (int k = 0; k < rows * kLanes; ++k)
+      if (rowMembers_[k] >= 0) slot_[rowMembers_[k]] = k;
+    for (int ci = 0; ci < constraintCount_; ++ci) {
+      if (ci + 4 < constraintCount_) fetch(constraintManifold_[ci + 4], constraintPoints_[ci + 4]);
+      if (ci + 2 < constraintCount_) {
+        for (int side = 0; side < 2; ++side) {
+          const char* body =
+              reinterpret_cast<const char*>(&solverBodies_[constraintBodies_[2 * (ci + 2) + side]]);
+          for (size_t at = 0; at < sizeof(SolverBody); at += 64) __builtin_prefetch(body + at);
+        }
+      }
+      const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
+                         solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
+      packLane(rows_[slot_[ci] / kLanes], slot_[ci] % kLanes, constraintManifold_[ci], bodies,
+               manifolds, stiff ? hard : soft);
+    }
+    return;
+  }
   forEach(0, rows, kRowGrain, [&](int r) {
     clearRow(r);
     // Fetch the next row's manifolds: a colour's come in manifold order, but strided.

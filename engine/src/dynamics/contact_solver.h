@@ -185,6 +185,7 @@ class ContactSolver {
   std::vector<int> rowPoints_;   ///< per row: its fullest lane's point count (at most 4)
   /// per constraint: its manifold's points (at most 4)
   std::vector<int8_t> constraintPoints_;
+  std::vector<int> slot_;  ///< per constraint: row * kLanes + lane (one thread's packing)
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
   int constraintCount_ = 0;
   Real invH_ = 0.0;
