@@ -163,8 +163,8 @@ int runPool(int workers) {
   std::printf("%-8s %8s %8s\n", "tasks", "least", "median");
   Real least[2] = {0.0, 0.0}, median[2] = {0.0, 0.0};
   int k = 0;
-  for (tumble::TaskSystem* tasks : {static_cast<tumble::TaskSystem*>(&inlineTasks),
-                                    static_cast<tumble::TaskSystem*>(&pool)}) {
+  for (tumble::TaskSystem* tasks :
+       {static_cast<tumble::TaskSystem*>(&inlineTasks), static_cast<tumble::TaskSystem*>(&pool)}) {
     std::vector<Real> us;
     for (int r = 0; r < 100; ++r) us.push_back(roundUs(*tasks, 8 * k));
     std::sort(us.begin(), us.end());

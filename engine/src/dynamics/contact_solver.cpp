@@ -610,11 +610,10 @@ template <bool useBias, bool friction, ContactSolver::Separation separation>
 void ContactSolver::solve(WideContact& c, bool reverse) {
   constexpr bool measure = separation != Separation::Kept;
   // Kept separations need only the velocities.
-  WideBody A = gather<measure ? 4 : 2>(states_.data(), c.a),
-           B = gather<measure ? 4 : 2>(states_.data(), c.b);
-  Wide* kept = separation == Separation::Measure
-                   ? nullptr
-                   : separations_.data() + (&c - rows_.data()) * 4;
+  WideBody A = gather < measure ? 4 : 2 > (states_.data(), c.a),
+           B = gather < measure ? 4 : 2 > (states_.data(), c.b);
+  Wide* kept =
+      separation == Separation::Measure ? nullptr : separations_.data() + (&c - rows_.data()) * 4;
   const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
   const Wide maxPush = splat(-pushVelocity_);
   const Wide biasRate = useBias ? c.biasRate : zeroW;
@@ -822,9 +821,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       } else if (iterations == 1) {
         rowPass([&](WideContact& c) { solve<true, false>(c, reverse); });
       } else if (i == 0) {
-        rowPass([&](WideContact& c) {
-          solve<true, false, Separation::MeasureKeep>(c, reverse);
-        });
+        rowPass([&](WideContact& c) { solve<true, false, Separation::MeasureKeep>(c, reverse); });
       } else {
         rowPass([&](WideContact& c) { solve<true, false, Separation::Kept>(c, reverse); });
       }

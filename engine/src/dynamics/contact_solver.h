@@ -177,7 +177,7 @@ class ContactSolver {
   std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
-  std::vector<WideContact> rows_;  ///< the step's are the first rowCount_
+  std::vector<WideContact> rows_;        ///< the step's are the first rowCount_
   std::vector<wide::Wide> separations_;  ///< per row and point: kept by Separation::MeasureKeep
   int rowCount_ = 0;
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
@@ -185,7 +185,7 @@ class ContactSolver {
   std::vector<int> rowPoints_;   ///< per row: its fullest lane's point count (at most 4)
   /// per constraint: its manifold's points (at most 4)
   std::vector<int8_t> constraintPoints_;
-  std::vector<int> slot_;  ///< per constraint: row * kLanes + lane (one thread's packing)
+  std::vector<int> slot_;        ///< per constraint: row * kLanes + lane (one thread's packing)
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
   int constraintCount_ = 0;
   Real invH_ = 0.0;
