@@ -491,6 +491,11 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     for (size_t k = 0; k < sizeof(Manifold); k += 64)
       if (k + 64 <= skipFrom || k >= skipTo) __builtin_prefetch(at + k);
   };
+  auto pack = [&](int r, int l, int ci) {
+    const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
+                       solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
+    packLane(rows_[r], l, constraintManifold_[ci], bodies, manifolds, stiff ? hard : soft);
+  };
   const int rows = rowCount_;
   if (!tasks_) {
     // One thread: the rows cleared first, then the lanes packed in manifold order (the manifolds
@@ -508,10 +513,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
           for (size_t at = 0; at < sizeof(SolverBody); at += 64) __builtin_prefetch(body + at);
         }
       }
-      const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
-                         solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-      packLane(rows_[slot_[ci] / kLanes], slot_[ci] % kLanes, constraintManifold_[ci], bodies,
-               manifolds, stiff ? hard : soft);
+      pack(slot_[ci] / kLanes, slot_[ci] % kLanes, ci);
     }
     return;
   }
@@ -520,21 +522,8 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
     for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l)
       fetch(constraintManifold_[rowMembers_[(r + 1) * kLanes + l]], rowPoints_[r + 1]);
-    for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l) {
-      const int ci = rowMembers_[r * kLanes + l];
-      const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
-                         solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-      packLane(rows_[r], l, constraintManifold_[ci], bodies, manifolds, stiff ? hard : soft);
-    }
-    // And the next row's solver bodies (mass, inertia and rotation: 288 bytes each).
-    for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l) {
-      const int ahead = rowMembers_[(r + 1) * kLanes + l];
-      for (int side = 0; side < 2; ++side) {
-        const char* body =
-            reinterpret_cast<const char*>(&solverBodies_[constraintBodies_[2 * ahead + side]]);
-        for (size_t at = 0; at < sizeof(SolverBody); at += 64) __builtin_prefetch(body + at);
-      }
-    }
+    for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l)
+      pack(r, l, rowMembers_[r * kLanes + l]);
   });
 }
 
