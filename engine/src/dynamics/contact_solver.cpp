@@ -478,10 +478,16 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     const size_t pointsEnd = offsetof(WideContact, p) + sizeof(WideContact::p);
     std::memset(bytes, 0, offsetof(WideContact, p) + sizeof(WidePoint) * rowPoints_[r]);
     std::memset(bytes + pointsEnd, 0, sizeof(WideContact) - pointsEnd);
+    bool stillA = true, stillB = true;
     for (int l = 0; l < kLanes; ++l) {
       c.manifold[l] = -1;
-      if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
+      const int ci = rowMembers_[r * kLanes + l];
+      if (ci < 0) continue;
+      c.lanes = l + 1;
+      stillA = stillA && constraintBodies_[2 * ci] == 0;
+      stillB = stillB && constraintBodies_[2 * ci + 1] == 0;
     }
+    c.still = stillA ? Still::A : stillB ? Still::B : Still::None;
   };
   // The parts of a manifold packLane reads: all but the points past its row's point count.
   auto fetch = [&](int mi, int points) {
@@ -515,6 +521,8 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       }
       pack(slot_[ci] / kLanes, slot_[ci] % kLanes, ci);
     }
+    for (int r = 0; r < rows; ++r)
+      if (rows_[r].still != Still::None) fixAnchors(rows_[r]);
     return;
   }
   forEach(0, rows, kRowGrain, [&](int r) {
@@ -524,6 +532,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       fetch(constraintManifold_[rowMembers_[(r + 1) * kLanes + l]], rowPoints_[r + 1]);
     for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l)
       pack(r, l, rowMembers_[r * kLanes + l]);
+    if (rows_[r].still != Still::None) fixAnchors(rows_[r]);
   });
 }
 
@@ -568,8 +577,64 @@ void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
   });
 }
 
+// The still side's anchors (Still), turned by body 0's dq = 1 as the general kernel turns them
+// whenever it measures a separation: rotate(1, r) is r but for the sign of a zero component.
+void ContactSolver::fixAnchors(WideContact& c) {
+  const Rot identity{splat(1.0), zero(), zero(), zero()};
+  for (int k = 0; k < c.points; ++k) {
+    if (c.still == Still::A) c.p[k].rA = rotate(identity, c.p[k].rA);
+    if (c.still == Still::B) c.p[k].rB = rotate(identity, c.p[k].rB);
+  }
+}
+
+template <class F>
+void ContactSolver::byStill(WideContact& c, F&& f) {
+  switch (c.still) {
+    case Still::None: f(std::integral_constant<Still, Still::None>{}); break;
+    case Still::A: f(std::integral_constant<Still, Still::A>{}); break;
+    case Still::B: f(std::integral_constant<Still, Still::B>{}); break;
+  }
+}
+
+namespace {
+
+inline Vec zeroVec() {
+  return {zero(), zero(), zero()};
+}
+
+// B's anchor velocity minus A's, (vB + wB x rB) - (vA + wA x rA); the still side's part is +0
+// (Still): x - (+0) is x, (+0) - y is computed as such.
+template <Still still>
+inline __attribute__((always_inline)) Vec relativeVelocity(const WideBody& A, const Vec& rA,
+                                                           const WideBody& B, const Vec& rB) {
+  if constexpr (still == Still::A) {
+    return B.v + cross(B.w, rB);
+  } else if constexpr (still == Still::B) {
+    return zeroVec() - (A.v + cross(A.w, rA));
+  } else {
+    return (B.v + cross(B.w, rB)) - (A.v + cross(A.w, rA));
+  }
+}
+
+// wB - wA, as above.
+template <Still still>
+inline __attribute__((always_inline)) Vec relativeSpin(const WideBody& A, const WideBody& B) {
+  if constexpr (still == Still::A) {
+    return B.w;
+  } else if constexpr (still == Still::B) {
+    return zeroVec() - A.w;
+  } else {
+    return B.w - A.w;
+  }
+}
+
+}  // namespace
+
+template <Still still>
 void ContactSolver::warmStart(WideContact& c) {
-  WideBody A = gather<2>(states_.data(), c.a), B = gather<2>(states_.data(), c.b);
+  WideBody A{}, B{};
+  if constexpr (still != Still::A) A = gather<2>(states_.data(), c.a);
+  if constexpr (still != Still::B) B = gather<2>(states_.data(), c.b);
   Vec P = c.frictionImpulse[0] * c.t1 + c.frictionImpulse[1] * c.t2;
   Vec angularA = cross(c.centerA, P), angularB = cross(c.centerB, P);
   const Vec twist = c.twistImpulse * c.normal;
@@ -584,23 +649,29 @@ void ContactSolver::warmStart(WideContact& c) {
     const WidePoint& p = c.p[k];
     const Vec Pn = p.normalImpulse * c.normal;
     P = P + Pn;
-    angularA = angularA + cross(p.rA, Pn);
-    angularB = angularB + cross(p.rB, Pn);
+    if constexpr (still != Still::A) angularA = angularA + cross(p.rA, Pn);
+    if constexpr (still != Still::B) angularB = angularB + cross(p.rB, Pn);
   }
-  A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
-  A.w = A.w - c.invIA * angularA;
-  B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
-  B.w = B.w + c.invIB * angularB;
-  scatter(states_.data(), c.a, c.writeA, A);
-  scatter(states_.data(), c.b, c.writeB, B);
+  if constexpr (still != Still::A) {
+    A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
+    A.w = A.w - c.invIA * angularA;
+    scatter(states_.data(), c.a, c.writeA, A);
+  }
+  if constexpr (still != Still::B) {
+    B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
+    B.w = B.w + c.invIB * angularB;
+    scatter(states_.data(), c.b, c.writeB, B);
+  }
 }
 
-template <bool useBias, bool friction, ContactSolver::Separation separation>
+template <bool useBias, bool friction, ContactSolver::Separation separation, Still still>
 void ContactSolver::solve(WideContact& c, bool reverse) {
   constexpr bool measure = separation != Separation::Kept;
   // Kept separations need only the velocities.
-  WideBody A = gather < measure ? 4 : 2 > (states_.data(), c.a),
-           B = gather < measure ? 4 : 2 > (states_.data(), c.b);
+  constexpr int quarters = measure ? 4 : 2;
+  WideBody A{}, B{};
+  if constexpr (still != Still::A) A = gather<quarters>(states_.data(), c.a);
+  if constexpr (still != Still::B) B = gather<quarters>(states_.data(), c.b);
   Wide* kept =
       separation == Separation::Measure ? nullptr : separations_.data() + (&c - rows_.data()) * 4;
   const Wide zeroW = zero(), one = splat(1.0), invH = splat(invH_);
@@ -608,22 +679,51 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
   const Wide biasRate = useBias ? c.biasRate : zeroW;
   const Wide massScale = useBias ? c.massScale : one;
   const Wide impulseScale = useBias ? c.impulseScale : zeroW;
-  const Vec dp = measure ? B.dp - A.dp : Vec{zeroW, zeroW, zeroW};
+  // Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
+  auto apply = [&](const Vec& P, const Vec& armA, const Vec& armB) {
+    if constexpr (still != Still::A) {
+      A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
+      A.w = A.w - c.invIA * cross(armA, P);
+    }
+    if constexpr (still != Still::B) {
+      B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
+      B.w = B.w + c.invIB * cross(armB, P);
+    }
+  };
+  auto applyAngular = [&](const Vec& L) {
+    if constexpr (still != Still::A) A.w = A.w - c.invIA * L;
+    if constexpr (still != Still::B) B.w = B.w + c.invIB * L;
+  };
+  // B's motion minus A's (the still side's dp is +0).
+  Vec dp = zeroVec();
+  if constexpr (measure) {
+    if constexpr (still == Still::A) dp = B.dp;
+    else if constexpr (still == Still::B) dp = zeroVec() - A.dp;
+    else dp = B.dp - A.dp;
+  }
   // A point on a round surface (radius r about its core) is carried by the core, not turned with
   // the body: a ball rolling a quarter turn in a step would otherwise lift its anchor by
   // r (1 - cos) and sink that deep into the ground. Measured from the core points (rA - radiusA n
-  // and rB + radiusB n), the separation gains radius (n . dq n - 1) per side.
+  // and rB + radiusB n), the separation gains radius (n . dq n - 1) per side. The still side's
+  // n . (1 n) is n . n (a zero component's sign changes no sum of squares of a unit vector).
   Wide roundness = zeroW;
-  if (measure && c.round)
-    roundness = c.radiusA * (dot(c.normal, rotate(A.dq, c.normal)) - one) +
-                c.radiusB * (dot(c.normal, rotate(B.dq, c.normal)) - one);
+  if (measure && c.round) {
+    const Wide turnA =
+        still == Still::A ? dot(c.normal, c.normal) : dot(c.normal, rotate(A.dq, c.normal));
+    const Wide turnB =
+        still == Still::B ? dot(c.normal, c.normal) : dot(c.normal, rotate(B.dq, c.normal));
+    roundness = c.radiusA * (turnA - one) + c.radiusB * (turnB - one);
+  }
   Wide total = zeroW;
   for (int kk = 0; kk < c.points; ++kk) {
     const int k = reverse ? c.points - 1 - kk : kk;
     WidePoint& p = c.p[k];
     Wide s;
     if constexpr (measure) {
-      const Vec ds = dp + rotate(B.dq, p.rB) - rotate(A.dq, p.rA);
+      // The still side's anchor is already turned by its dq = 1 (fixAnchors).
+      const Vec turnedB = still == Still::B ? p.rB : rotate(B.dq, p.rB);
+      const Vec turnedA = still == Still::A ? p.rA : rotate(A.dq, p.rA);
+      const Vec ds = dp + turnedB - turnedA;
       s = dot(c.normal, ds) + p.baseSeparation + roundness;
       if constexpr (separation == Separation::MeasureKeep) kept[k] = s;
     } else {
@@ -633,7 +733,7 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     const Wide bias = select(gap, s * invH, max(biasRate * s, maxPush));
     const Wide ms = select(gap, one, massScale);
     const Wide is = select(gap, zeroW, impulseScale);
-    const Vec vr = (B.v + cross(B.w, p.rB)) - (A.v + cross(A.w, p.rA));
+    const Vec vr = relativeVelocity<still>(A, p.rA, B, p.rB);
     const Wide vn = dot(vr, c.normal);
     const Wide next =
         max(p.normalImpulse - p.normalMass * ms * (vn + bias) - is * p.normalImpulse, zeroW);
@@ -642,10 +742,7 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     p.totalImpulse = max(p.totalImpulse, next);
     total = total + next;
     const Vec P = d * c.normal;
-    A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
-    A.w = A.w - c.invIA * cross(p.rA, P);
-    B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
-    B.w = B.w + c.invIB * cross(p.rB, P);
+    apply(P, p.rA, p.rB);
   }
   if constexpr (friction) {
     // Rolling resistance (Box2D v3's, with the spin about both tangents as one 2x2 block, as the
@@ -655,7 +752,7 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     // rolling without slip (after it, a stopped ball slid back and forth at 4 mm/s for a few
     // steps).
     if (c.rolling) {
-      const Vec wr = B.w - A.w;
+      const Vec wr = relativeSpin<still>(A, B);
       const Wide w1 = dot(wr, c.t1), w2 = dot(wr, c.t2);
       const Wide old1 = c.rollingImpulse[0], old2 = c.rollingImpulse[1];
       Wide n1 = old1 - (c.rollingMass[0] * w1 + c.rollingMass[1] * w2);
@@ -664,23 +761,21 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       c.rollingImpulse[0] = n1;
       c.rollingImpulse[1] = n2;
       const Vec L = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
-      A.w = A.w - c.invIA * L;
-      B.w = B.w + c.invIB * L;
+      applyAngular(L);
     }
     // Twist about the normal, limited by mu * load * arm.
     {
-      const Wide wn = dot(c.normal, B.w - A.w);
+      const Wide wn = dot(c.normal, relativeSpin<still>(A, B));
       const Wide limit = c.friction * total * c.twistArm;
       const Wide old = c.twistImpulse;
       const Wide next = max(min(old - c.twistMass * wn, limit), -limit);
       c.twistImpulse = next;
       const Vec L = (next - old) * c.normal;
-      A.w = A.w - c.invIA * L;
-      B.w = B.w + c.invIB * L;
+      applyAngular(L);
     }
     // Both tangents at the centre, clamped to the disc of radius mu * load.
     {
-      const Vec vr = (B.v + cross(B.w, c.centerB)) - (A.v + cross(A.w, c.centerA));
+      const Vec vr = relativeVelocity<still>(A, c.centerA, B, c.centerB);
       const Wide v1 = dot(vr, c.t1), v2 = dot(vr, c.t2);
       const Wide old1 = c.frictionImpulse[0], old2 = c.frictionImpulse[1];
       Wide n1 = old1 - (c.tangentMass[0] * v1 + c.tangentMass[1] * v2);
@@ -689,38 +784,46 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       c.frictionImpulse[0] = n1;
       c.frictionImpulse[1] = n2;
       const Vec P = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
-      A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
-      A.w = A.w - c.invIA * cross(c.centerA, P);
-      B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
-      B.w = B.w + c.invIB * cross(c.centerB, P);
+      apply(P, c.centerA, c.centerB);
     }
   }
-  scatter(states_.data(), c.a, c.writeA, A);
-  scatter(states_.data(), c.b, c.writeB, B);
+  if constexpr (still != Still::A) scatter(states_.data(), c.a, c.writeA, A);
+  if constexpr (still != Still::B) scatter(states_.data(), c.b, c.writeB, B);
 }
 
+template <Still still>
 void ContactSolver::restitution(WideContact& c) {
   if (!anyNonZero(c.restitution)) return;
-  WideBody A = gather<2>(states_.data(), c.a), B = gather<2>(states_.data(), c.b);
+  WideBody A{}, B{};
+  if constexpr (still != Still::A) A = gather<2>(states_.data(), c.a);
+  if constexpr (still != Still::B) B = gather<2>(states_.data(), c.b);
   const Wide zeroW = zero(), threshold = splat(-restitutionThreshold_);
+  // Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
+  auto apply = [&](const Vec& P, const Vec& armA, const Vec& armB) {
+    if constexpr (still != Still::A) {
+      A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
+      A.w = A.w - c.invIA * cross(armA, P);
+    }
+    if constexpr (still != Still::B) {
+      B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
+      B.w = B.w + c.invIB * cross(armB, P);
+    }
+  };
   for (int k = 0; k < c.points; ++k) {
     WidePoint& p = c.p[k];
     // Only points that approached faster than the threshold and carried load bounce.
     const Mask bounce = (p.relativeVelocity < threshold) & (p.totalImpulse > zeroW);
-    const Vec vr = (B.v + cross(B.w, p.rB)) - (A.v + cross(A.w, p.rA));
+    const Vec vr = relativeVelocity<still>(A, p.rA, B, p.rB);
     const Wide vn = dot(vr, c.normal);
     const Wide next =
         max(p.normalImpulse - p.normalMass * (vn + c.restitution * p.relativeVelocity), zeroW);
     const Wide d = select(bounce, next - p.normalImpulse, zeroW);
     p.normalImpulse = p.normalImpulse + d;
     const Vec P = d * c.normal;
-    A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
-    A.w = A.w - c.invIA * cross(p.rA, P);
-    B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
-    B.w = B.w + c.invIB * cross(p.rB, P);
+    apply(P, p.rA, p.rB);
   }
-  scatter(states_.data(), c.a, c.writeA, A);
-  scatter(states_.data(), c.b, c.writeB, B);
+  if constexpr (still != Still::A) scatter(states_.data(), c.a, c.writeA, A);
+  if constexpr (still != Still::B) scatter(states_.data(), c.b, c.writeB, B);
 }
 
 // The manifolds keep impulses per step (what a resting point carries over the whole step, as a
@@ -793,7 +896,9 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     }
     if (joints && warmStarting_)
       jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
-    if (warmStarting_) rowPass([&](WideContact& c) { warmStart(c); });
+    if (warmStarting_) rowPass([&](WideContact& c) {
+        byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); });
+      });
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
@@ -806,13 +911,21 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
       const int iterations = s.solver.velocityIterations;
       if (relax == 0) {
-        rowPass([&](WideContact& c) { solve<true, true>(c, reverse); });
+        rowPass([&](WideContact& c) {
+          byStill(c, [&](auto k) { solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse); });
+        });
       } else if (iterations == 1) {
-        rowPass([&](WideContact& c) { solve<true, false>(c, reverse); });
+        rowPass([&](WideContact& c) {
+          byStill(c, [&](auto k) { solve<true, false, Separation::Measure, decltype(k)::value>(c, reverse); });
+        });
       } else if (i == 0) {
-        rowPass([&](WideContact& c) { solve<true, false, Separation::MeasureKeep>(c, reverse); });
+        rowPass([&](WideContact& c) {
+          byStill(c, [&](auto k) { solve<true, false, Separation::MeasureKeep, decltype(k)::value>(c, reverse); });
+        });
       } else {
-        rowPass([&](WideContact& c) { solve<true, false, Separation::Kept>(c, reverse); });
+        rowPass([&](WideContact& c) {
+          byStill(c, [&](auto k) { solve<true, false, Separation::Kept, decltype(k)::value>(c, reverse); });
+        });
       }
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints").
       if (joints && joints->hasGroups())
@@ -823,7 +936,9 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     if (joints) joints->posesMoved();
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
-      rowPass([&](WideContact& c) { solve<false, true>(c, reverse); });
+      rowPass([&](WideContact& c) {
+        byStill(c, [&](auto k) { solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse); });
+      });
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;
@@ -833,7 +948,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     // starts in the other order.
     if ((s.solver.velocityIterations + relax) % 2 == 0) reverse = !reverse;
   }
-  rowPass([&](WideContact& c) { restitution(c); });
+  rowPass([&](WideContact& c) { byStill(c, [&](auto k) { restitution<decltype(k)::value>(c); }); });
   store(manifolds, static_cast<Real>(substeps));
   forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int i) {
     pull(i);

@@ -64,6 +64,15 @@ struct Softness {
 };
 Softness makeSoftness(Real hertz, Real zeta, Real h);
 
+/// Which side of every lane of a contact row is the immovable solver body 0 (the ground, a
+/// sleeping body, an empty lane), whose state is v = w = dp = +0 and dq = 1 all step (push(0),
+/// never written). That side's velocity at any anchor stays +0 exactly through a row (+0 plus
+/// +-0 is +0; 0 times a finite impulse is +-0), so a kernel for such a row drops its gather, its
+/// arithmetic and its updates with the same bits: it computes (+0) - y where the general one
+/// has (+0 + ...) - y, and x where it has x - (+0 + ...), which is x. Rows whose lanes are
+/// of mixed kinds run the general kernel (None).
+enum class Still : uint8_t { None, A, B };
+
 class ContactSolver {
  public:
   /// Advances every awake body by dt in s.solver.substeps substeps under the manifolds' contacts
@@ -97,6 +106,10 @@ class ContactSolver {
     /// Per lane (bit l): the row writes body a (b) back. Only moving bodies are written: the
     /// immovable body 0 and kinematic bodies are read by many rows of a colour at once.
     uint8_t writeA = 0, writeB = 0;
+    /// Still::A (B) when body a (b) of every lane is the immovable solver body 0 (the ground,
+    /// a sleeping body, an empty lane): the row runs a kernel that neither gathers nor updates
+    /// that side (see Still).
+    Still still = Still::None;
     wide::Wide invMassA, invMassB;
     wide::Sym invIA, invIB;
     wide::Vec normal, t1, t2;
@@ -126,6 +139,13 @@ class ContactSolver {
     bool locked = false;
   };
 
+  // Turns the still side's anchors of row c by the identity rotation, as the general kernel
+  // does with body 0's dq every time it measures a separation (a zero lane may change sign).
+  void fixAnchors(WideContact& c);
+  // Calls f(std::integral_constant<Still, kind>{}) for row c's kind.
+  template <class F>
+  static void byStill(WideContact& c, F&& f);
+
   void prepareBodies(std::vector<Body>& bodies);
   void prepareBody(const std::vector<Body>& bodies, int si);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
@@ -143,6 +163,7 @@ class ContactSolver {
   void jointPass(JointSet& joints, Pass&& pass);
   void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
   void integratePositions(std::vector<Body>& bodies, Real h);
+  template <Still still>
   void warmStart(WideContact& c);
   // How a solve pass finds each point's current separation. The bodies move only between the
   // substep's solve passes and its relax, so the solve passes of one substep see the same
@@ -150,8 +171,9 @@ class ContactSolver {
   enum class Separation { Measure, MeasureKeep, Kept };
   // useBias: the soft push-out (the solve pass); without it rigid (the relax pass). friction:
   // friction and twist too.
-  template <bool useBias, bool friction, Separation separation = Separation::Measure>
+  template <bool useBias, bool friction, Separation separation, Still still>
   void solve(WideContact& c, bool reverse);
+  template <Still still>
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
   // Runs f(i) for i in [begin, end): in parallel on tasks_ when there are at least 2 * minGrain,
