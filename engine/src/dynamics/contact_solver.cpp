@@ -435,16 +435,24 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // cleared and packed one by one, front to back (in parallel with threads). rows_ keeps its
   // largest size.
   rowCount_ = 0;
+  stillRowCount_ = 0;
   rowMembers_.clear();
   rowPoints_.clear();
+  rowStill_.clear();
   colorRows_.clear();
   auto addRow = [&](const int* members, int count) {
     ++rowCount_;
     int points = 0;
+    bool stillA = stillKernels_, stillB = stillKernels_;
     for (int l = 0; l < kLanes; ++l) rowMembers_.push_back(l < count ? members[l] : -1);
-    for (int l = 0; l < count; ++l)
+    for (int l = 0; l < count; ++l) {
       points = std::max(points, static_cast<int>(constraintPoints_[members[l]]));
+      stillA = stillA && constraintBodies_[2 * members[l]] == 0;
+      stillB = stillB && constraintBodies_[2 * members[l] + 1] == 0;
+    }
     rowPoints_.push_back(points);
+    rowStill_.push_back(stillA ? Still::A : stillB ? Still::B : Still::None);
+    stillRowCount_ += stillA || stillB ? 1 : 0;
   };
   for (int ci : graph_.overflow()) addRow(&ci, 1);
   // Within a colour, constraints are grouped by point count (4, 3, 2, then 1; a stable counting
@@ -478,16 +486,11 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     const size_t pointsEnd = offsetof(WideContact, p) + sizeof(WideContact::p);
     std::memset(bytes, 0, offsetof(WideContact, p) + sizeof(WidePoint) * rowPoints_[r]);
     std::memset(bytes + pointsEnd, 0, sizeof(WideContact) - pointsEnd);
-    bool stillA = true, stillB = true;
     for (int l = 0; l < kLanes; ++l) {
       c.manifold[l] = -1;
-      const int ci = rowMembers_[r * kLanes + l];
-      if (ci < 0) continue;
-      c.lanes = l + 1;
-      stillA = stillA && constraintBodies_[2 * ci] == 0;
-      stillB = stillB && constraintBodies_[2 * ci + 1] == 0;
+      if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
     }
-    c.still = stillA ? Still::A : stillB ? Still::B : Still::None;
+    c.still = rowStill_[r];
   };
   // The parts of a manifold packLane reads: all but the points past its row's point count.
   auto fetch = [&](int mi, int points) {

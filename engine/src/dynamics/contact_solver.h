@@ -86,6 +86,10 @@ class ContactSolver {
   int constraintCount() const { return constraintCount_; }
   int colorCount() const { return graph_.colorCount(); }
   int overflowCount() const { return graph_.overflowCount(); }
+  /// Rows of the last step that ran a Still::A or Still::B kernel.
+  int stillRowCount() const { return stillRowCount_; }
+  /// Off: every row runs the general kernel (for tests: the same bits either way).
+  void setStillKernels(bool on) { stillKernels_ = on; }
 
  private:
   // One contact point of four constraints.
@@ -205,6 +209,9 @@ class ContactSolver {
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
   std::vector<int> rowMembers_;  ///< per row and lane: the constraint, -1 in an empty lane
   std::vector<int> rowPoints_;   ///< per row: its fullest lane's point count (at most 4)
+  std::vector<Still> rowStill_;  ///< per row: its kind (Still)
+  int stillRowCount_ = 0;
+  bool stillKernels_ = true;
   /// per constraint: its manifold's points (at most 4)
   std::vector<int8_t> constraintPoints_;
   std::vector<int> slot_;        ///< per constraint: row * kLanes + lane (one thread's packing)

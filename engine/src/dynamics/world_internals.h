@@ -7,6 +7,8 @@ namespace tumble {
 
 struct WorldInternals {
   static const Body& body(const World& w, BodyId id) { return w.bodies_[id.index]; }
+  /// Every body slot, as the solver takes them.
+  static const std::vector<Body>& bodies(const World& w) { return w.bodies_; }
   /// Runs the bullet sweep (World::sweepBullets) as if the step had begun with `bullet`'s centre
   /// at `start` (and every other bullet where it is now) and the solver had moved it to where it
   /// is: the sweep's geometry without a scene that tunnels.
