@@ -220,6 +220,7 @@ void World::updateContacts(Real h, const Settings& s) {
 // and last step's pairs, a small ContactPair for every pair and a Manifold only for pairs with
 // points.
 void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters) {
+  constexpr size_t kFetchAhead = 4;
   const std::vector<std::pair<int, int>>& keys = pairKeys_;
   NarrowScratch& ns = narrow_;
   ns.jobs.resize(keys.size());
@@ -240,6 +241,17 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
   bool openWas = false;
   for (size_t k = 0; k < ns.jobs.size(); ++k) {
     NarrowJob& job = ns.jobs[k];
+    // The keys come sorted by a: b jumps across the bodies. Fetch a later pair's b (the lines
+    // classifyPair and collide read: type and shape, pose and velocities, flags) and its box.
+    if (k + kFetchAhead < keys.size()) {
+      const int ahead = keys[k + kFetchAhead].second;
+      const Body& b = bodies_[static_cast<size_t>(ahead)];
+      __builtin_prefetch(&b.type);
+      __builtin_prefetch(&b.center);
+      __builtin_prefetch(&b.angularVelocity);
+      __builtin_prefetch(&b.awake);
+      __builtin_prefetch(&boxes_[static_cast<size_t>(ahead)]);
+    }
     if (open >= 0) settleTouch(nextPairs[open], openWas, next), open = -1;
     while (oi < pairs_.size() && std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < keys[k])
       pairGone(pairs_[oi++]);
