@@ -43,9 +43,15 @@ std::unique_ptr<World> makeHeap(bool groundLast) {
         def.friction = 0.4 + 0.05 * (k % 4);
         def.restitution = k % 2 == 0 ? 0.3 : 0.0;
         switch (k % 3) {
-          case 0: def.shape = *makeSphere(0.5); break;
-          case 1: def.shape = *makeCapsule(0.3, 0.2); break;
-          default: def.shape = boxHull(Vec3(0.45, 0.4, 0.45)); break;
+          case 0:
+            def.shape = *makeSphere(0.5);
+            break;
+          case 1:
+            def.shape = *makeCapsule(0.3, 0.2);
+            break;
+          default:
+            def.shape = boxHull(Vec3(0.45, 0.4, 0.45));
+            break;
         }
         if (k % 3 != 2 && k % 4 == 1) def.rollingResistance = 0.05;
         def.linearVelocity = Vec3(0.3 * (i - 2), -1.0, 0.2 * (j - 2));

@@ -610,9 +610,15 @@ void ContactSolver::fixAnchors(WideContact& c) {
 template <class F>
 void ContactSolver::byStill(WideContact& c, F&& f) {
   switch (c.still) {
-    case Still::None: f(std::integral_constant<Still, Still::None>{}); break;
-    case Still::A: f(std::integral_constant<Still, Still::A>{}); break;
-    case Still::B: f(std::integral_constant<Still, Still::B>{}); break;
+    case Still::None:
+      f(std::integral_constant<Still, Still::None>{});
+      break;
+    case Still::A:
+      f(std::integral_constant<Still, Still::A>{});
+      break;
+    case Still::B:
+      f(std::integral_constant<Still, Still::B>{});
+      break;
   }
 }
 
@@ -717,9 +723,12 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
   // B's motion minus A's (the still side's dp is +0).
   Vec dp = zeroVec();
   if constexpr (measure) {
-    if constexpr (still == Still::A) dp = B.dp;
-    else if constexpr (still == Still::B) dp = zeroVec() - A.dp;
-    else dp = B.dp - A.dp;
+    if constexpr (still == Still::A)
+      dp = B.dp;
+    else if constexpr (still == Still::B)
+      dp = zeroVec() - A.dp;
+    else
+      dp = B.dp - A.dp;
   }
   // A point on a round surface (radius r about its core) is carried by the core, not turned with
   // the body: a ball rolling a quarter turn in a step would otherwise lift its anchor by
@@ -916,9 +925,9 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     }
     if (joints && warmStarting_)
       jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
-    if (warmStarting_) rowPass([&](WideContact& c) {
-        byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); });
-      });
+    if (warmStarting_)
+      rowPass(
+          [&](WideContact& c) { byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); }); });
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
@@ -932,19 +941,27 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       const int iterations = s.solver.velocityIterations;
       if (relax == 0) {
         rowPass([&](WideContact& c) {
-          byStill(c, [&](auto k) { solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse); });
+          byStill(c, [&](auto k) {
+            solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse);
+          });
         });
       } else if (iterations == 1) {
         rowPass([&](WideContact& c) {
-          byStill(c, [&](auto k) { solve<true, false, Separation::Measure, decltype(k)::value>(c, reverse); });
+          byStill(c, [&](auto k) {
+            solve<true, false, Separation::Measure, decltype(k)::value>(c, reverse);
+          });
         });
       } else if (i == 0) {
         rowPass([&](WideContact& c) {
-          byStill(c, [&](auto k) { solve<true, false, Separation::MeasureKeep, decltype(k)::value>(c, reverse); });
+          byStill(c, [&](auto k) {
+            solve<true, false, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
+          });
         });
       } else {
         rowPass([&](WideContact& c) {
-          byStill(c, [&](auto k) { solve<true, false, Separation::Kept, decltype(k)::value>(c, reverse); });
+          byStill(c, [&](auto k) {
+            solve<true, false, Separation::Kept, decltype(k)::value>(c, reverse);
+          });
         });
       }
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints").
@@ -957,7 +974,9 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
       rowPass([&](WideContact& c) {
-        byStill(c, [&](auto k) { solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse); });
+        byStill(c, [&](auto k) {
+          solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse);
+        });
       });
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
