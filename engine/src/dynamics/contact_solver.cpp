@@ -779,7 +779,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   warmStarting_ = s.solver.warmStarting;
   prepareBodies(bodies);
   prepareContacts(bodies, manifolds, s, h);
-  if (joints) joints->prepare(bodies, bodyToSolver_, s, h, warmStarting_);
+  if (joints) joints->prepare(bodies, bodyToSolver_, solverBodies_, s, h, warmStarting_);
   const int relax = s.solver.positionIterations;
   // Each pass over the rows visits a manifold's points in the order opposite to the last pass
   // (symmetric Gauss-Seidel over the points): in one order only, the first point solved takes
