@@ -424,7 +424,6 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
 // the inverse masses and inertias, which hold for the step.
 void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
   posesStale_ = false;
-  wide_.updatePoses(sbs);
   for (int k : scalar_) {
     const Joint& j = joints_[k];
     const int kk = j.slot;

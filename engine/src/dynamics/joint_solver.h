@@ -113,7 +113,10 @@ class JointSet {
   const std::vector<int>& solverBodies() const { return touched_; }
   /// The solver moved the bodies (integrated positions): every joint's pose is computed again
   /// before the next pass, and the exact groups are factored again.
-  void posesMoved() { posesStale_ = treeStale_ = true; }
+  void posesMoved() {
+    posesStale_ = treeStale_ = true;
+    wide_.posesMoved();
+  }
   void warmStart(std::vector<SolverBody>& sb);
   /// One pass over the joints' iterative rows (all rows of a joint outside the exact groups).
   void solve(std::vector<SolverBody>& sb, bool useBias);

@@ -72,6 +72,18 @@ inline S armMass(const V& r, const S& I) {
   return {dot(cx, ix), dot(cx, iy), dot(cx, iz), dot(cy, iy), dot(cy, iz), dot(cz, iz)};
 }
 
+// The rows' bodies come in no order the hardware prefetcher follows: their solver bodies' first
+// two lines (velocities, motion since the step began) are fetched a few rows ahead.
+constexpr int kAhead = 3;
+inline void prefetchBodies(const std::vector<SolverBody>& sb, const WideBallJoints::Row& r) {
+  for (int l = 0; l < 4; ++l)
+    for (const int i : {r.a[l], r.b[l]}) {
+      const char* at = reinterpret_cast<const char*>(&sb[i]);
+      __builtin_prefetch(at);
+      __builtin_prefetch(at + 64);
+    }
+}
+
 struct Velocities {
   V v, w;
 };
@@ -110,6 +122,7 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
                            const std::vector<char>& dynamic, int bodyCount,
                            const std::vector<SolverBody>& sb) {
   rowCount_ = 0;
+  posesStale_ = true;
   if (members.empty()) return;
   pairs_.clear();
   for (int k : members) {
@@ -156,48 +169,57 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
   }
 }
 
-void WideBallJoints::updatePoses(const std::vector<SolverBody>& sb) {
-  const Lanes two = splat(2.0);
-  auto rotate = [&](const Lanes* q, const V& v) {  // q v q*: v + 2 w (u x v) + 2 u x (u x v)
-    const V u{q[1], q[2], q[3]};
-    const V t = two * cross(u, v);
-    return v + q[0] * t + cross(u, t);
-  };
-  for (int i = 0; i < rowCount_; ++i) {
-    Row& r = rows_[i];
-    Lanes qA[4], qB[4];
-    V dpA, dpB;
-    for (int l = 0; l < 4; ++l) {
-      const SolverBody& A = sb[r.a[l]];
-      const SolverBody& B = sb[r.b[l]];
-      setLane(dpA, l, A.dp);
-      setLane(dpB, l, B.dp);
-      qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
-      qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
-    }
-    r.rA = rotate(qA, r.rA0);
-    r.rB = rotate(qB, r.rB0);
-    r.d = (dpB - dpA) + r.center + r.rB - r.rA;
-    const S qa = armMass(r.rA, r.invIA), qb = armMass(r.rB, r.invIB);
-    const Lanes m = r.invMassA + r.invMassB;
-    const S K{m + qa.xx + qb.xx, qa.xy + qb.xy, qa.xz + qb.xz,
-              m + qa.yy + qb.yy, qa.yz + qb.yz, m + qa.zz + qb.zz};
-    // The inverse by cofactors; a lane with a singular K (an empty lane, two immovable bodies)
-    // gets 0, as solve3 gives the one-at-a-time rows.
-    const Lanes c00 = K.yy * K.zz - K.yz * K.yz, c01 = K.xz * K.yz - K.xy * K.zz;
-    const Lanes c02 = K.xy * K.yz - K.xz * K.yy, c11 = K.xx * K.zz - K.xz * K.xz;
-    const Lanes c12 = K.xy * K.xz - K.xx * K.yz, c22 = K.xx * K.yy - K.xy * K.xy;
-    const Lanes det = K.xx * c00 + K.xy * c01 + K.xz * c02;
-    const Mask ok = (det > splat(1e-300)) | (det < splat(-1e-300));
-    const Lanes zero = splat(0.0);
-    const Lanes inv = select(ok, splat(1.0) / select(ok, det, splat(1.0)), zero);
-    r.mass = {inv * c00, inv * c01, inv * c02, inv * c11, inv * c12, inv * c22};
-  }
+namespace {
+
+// q v q*, as v + 2 w (u x v) + 2 u x (u x v) with u the vector part.
+inline V rotate(const Lanes* q, const V& v) {
+  const V u{q[1], q[2], q[3]};
+  const V t = splat(2.0) * cross(u, v);
+  return v + q[0] * t + cross(u, t);
 }
 
-void WideBallJoints::warmStart(std::vector<SolverBody>& sb) const {
+// A row's anchors, gap and K^-1 at its bodies' current poses. Called by the first pass after the
+// bodies moved, row by row (the pass reads the same bodies' lines next): the poses do not change
+// between passes, so this is the value a separate loop before the pass would give.
+inline void updatePose(WideBallJoints::Row& r, const std::vector<SolverBody>& sb) {
+  Lanes qA[4], qB[4];
+  V dpA, dpB;
+  for (int l = 0; l < 4; ++l) {
+    const SolverBody& A = sb[r.a[l]];
+    const SolverBody& B = sb[r.b[l]];
+    setLane(dpA, l, A.dp);
+    setLane(dpB, l, B.dp);
+    qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
+    qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
+  }
+  r.rA = rotate(qA, r.rA0);
+  r.rB = rotate(qB, r.rB0);
+  r.d = (dpB - dpA) + r.center + r.rB - r.rA;
+  const S qa = armMass(r.rA, r.invIA), qb = armMass(r.rB, r.invIB);
+  const Lanes m = r.invMassA + r.invMassB;
+  const S K{m + qa.xx + qb.xx, qa.xy + qb.xy, qa.xz + qb.xz,
+            m + qa.yy + qb.yy, qa.yz + qb.yz, m + qa.zz + qb.zz};
+  // The inverse by cofactors; a lane with a singular K (an empty lane, two immovable bodies)
+  // gets 0, as solve3 gives the one-at-a-time rows.
+  const Lanes c00 = K.yy * K.zz - K.yz * K.yz, c01 = K.xz * K.yz - K.xy * K.zz;
+  const Lanes c02 = K.xy * K.yz - K.xz * K.yy, c11 = K.xx * K.zz - K.xz * K.xz;
+  const Lanes c12 = K.xy * K.xz - K.xx * K.yz, c22 = K.xx * K.yy - K.xy * K.xy;
+  const Lanes det = K.xx * c00 + K.xy * c01 + K.xz * c02;
+  const Mask ok = (det > splat(1e-300)) | (det < splat(-1e-300));
+  const Lanes zero = splat(0.0);
+  const Lanes inv = select(ok, splat(1.0) / select(ok, det, splat(1.0)), zero);
+  r.mass = {inv * c00, inv * c01, inv * c02, inv * c11, inv * c12, inv * c22};
+}
+
+}  // namespace
+
+void WideBallJoints::warmStart(std::vector<SolverBody>& sb) {
+  const bool pose = posesStale_;
+  posesStale_ = false;
   for (int i = 0; i < rowCount_; ++i) {
-    const Row& r = rows_[i];
+    if (i + kAhead < rowCount_) prefetchBodies(sb, rows_[i + kAhead]);
+    Row& r = rows_[i];
+    if (pose) updatePose(r, sb);
     Velocities A = gather(sb, r.a), B = gather(sb, r.b);
     apply(r, r.impulse, A, B);
     scatter(sb, r.a, r.writeA, A);
@@ -211,8 +233,12 @@ void WideBallJoints::solve(std::vector<SolverBody>& sb, bool useBias, const Soft
   const Lanes impulseScale = splat(useBias ? soft.impulseScale : 0.0);
   const Lanes biasRate = splat(useBias ? soft.biasRate : 0.0);
   const int n = rowCount_;
+  const bool pose = posesStale_;
+  posesStale_ = false;
   for (int i = 0; i < n; ++i) {
+    if (i + kAhead < n) prefetchBodies(sb, rows_[backwards ? n - 1 - i - kAhead : i + kAhead]);
     Row& r = rows_[backwards ? n - 1 - i : i];
+    if (pose) updatePose(r, sb);
     Velocities A = gather(sb, r.a), B = gather(sb, r.b);
     const V cdot = (B.v + cross(B.w, r.rB)) - (A.v + cross(A.w, r.rA));
     const V rhs = cdot + biasRate * r.d;

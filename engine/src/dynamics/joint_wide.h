@@ -46,9 +46,9 @@ class WideBallJoints {
   void build(const std::vector<Joint>& joints, const std::vector<int>& members,
              const std::vector<char>& dynamic, int bodyCount, const std::vector<SolverBody>& sb);
   bool empty() const { return rowCount_ == 0; }
-  /// Anchors, gap and K^-1 at the bodies' current poses.
-  void updatePoses(const std::vector<SolverBody>& sb);
-  void warmStart(std::vector<SolverBody>& sb) const;
+  /// The bodies moved: the next pass computes each row's anchors, gap and K^-1 again.
+  void posesMoved() { posesStale_ = true; }
+  void warmStart(std::vector<SolverBody>& sb);
   /// One pass: the overflow rows, then the colours in order (`backwards`: the reverse order).
   void solve(std::vector<SolverBody>& sb, bool useBias, const Softness& soft, bool backwards);
   /// Writes the accumulated impulses back to the joints.
@@ -59,6 +59,7 @@ class WideBallJoints {
   std::vector<int> pairs_;
   std::vector<Row> rows_;  ///< the step's are the first rowCount_ (kept between steps)
   int rowCount_ = 0;
+  bool posesStale_ = true;
 };
 
 }  // namespace tumble
