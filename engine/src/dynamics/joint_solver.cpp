@@ -696,14 +696,13 @@ void JointSet::finish(std::vector<int>& broken) {
   }
   for (int k : active_) {
     Joint& j = joints_[k];
-    const Vec3 a = axisOf(j.qA);
     Vec3 force = j.linearImpulse, torque = j.angularImpulse;
-    switch (j.type) {
+    switch (j.type) {  // (a ball joint's frames are not kept: qA is read by the others only)
       case JointType::Hinge:
-        torque += j.axial.sum() * a;
+        torque += j.axial.sum() * axisOf(j.qA);
         break;
       case JointType::Slider:
-        force += j.axial.sum() * a;
+        force += j.axial.sum() * axisOf(j.qA);
         break;
       case JointType::Distance: {
         const Vec3 d = j.deltaCenter + j.rB - j.rA;
@@ -712,14 +711,16 @@ void JointSet::finish(std::vector<int>& broken) {
         break;
       }
       case JointType::SwingTwist:
-        torque += (j.twist.lower - j.twist.upper) * a;
+        torque += (j.twist.lower - j.twist.upper) * axisOf(j.qA);
         break;
       default:
         break;
     }
     j.reactionForce = invH_ * force;
     j.reactionTorque = invH_ * torque;
-    if (glm::length(j.reactionForce) > j.breakForce) broken.push_back(k);
+    // (no length for an unbreakable joint: nothing exceeds an infinite break force)
+    if (std::isfinite(j.breakForce) && glm::length(j.reactionForce) > j.breakForce)
+      broken.push_back(k);
   }
 }
 

@@ -64,12 +64,15 @@ inline void setLane(S& m, int l, const Mat3& a) {
   m.zz[l] = a[2][2];
 }
 
-// [r]^T I [r] (symmetric): entry ij is c_i . I c_j with c_k = r x e_k the columns of [r].
+// [r]^T I [r] (symmetric): entry ij is c_i . I c_j with c_k = r x e_k the columns of [r]:
+// cx = (0, rz, -ry), cy = (-rz, 0, rx), cz = (ry, -rx, 0), their zeros left out of the products
+// (a product with 0 is not free: 0 * x is not folded away without -ffast-math).
 inline S armMass(const V& r, const S& I) {
-  const Lanes z = splat(0.0);
-  const V cx{z, r.z, -r.y}, cy{-r.z, z, r.x}, cz{r.y, -r.x, z};
-  const V ix = I * cx, iy = I * cy, iz = I * cz;
-  return {dot(cx, ix), dot(cx, iy), dot(cx, iz), dot(cy, iy), dot(cy, iz), dot(cz, iz)};
+  const V ix{I.xy * r.z - I.xz * r.y, I.yy * r.z - I.yz * r.y, I.yz * r.z - I.zz * r.y};
+  const V iy{I.xz * r.x - I.xx * r.z, I.yz * r.x - I.xy * r.z, I.zz * r.x - I.xz * r.z};
+  const V iz{I.xx * r.y - I.xy * r.x, I.xy * r.y - I.yy * r.x, I.xz * r.y - I.yz * r.x};
+  return {r.z * ix.y - r.y * ix.z, r.z * iy.y - r.y * iy.z, r.z * iz.y - r.y * iz.z,
+          r.x * iy.z - r.z * iy.x, r.x * iz.z - r.z * iz.x, r.y * iz.x - r.x * iz.y};
 }
 
 // The rows' bodies come in no order the hardware prefetcher follows: their solver bodies' first
