@@ -134,8 +134,9 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
   }
   graph_.build(pairs_, dynamic, bodyCount);
   const size_t most = graph_.overflow().size() + members.size() / 4 + ConstraintGraph::kColors;
-  if (rows_.size() < most) rows_.resize(most);
+  if (rows_.size() < most) rows_.resize(most), starts_.resize(most);
   auto pack = [&](const int* list, int count) {
+    Start& t = starts_[rowCount_];
     Row& r = rows_[rowCount_++];
     r.lanes = count;
     r.writeA = r.writeB = 0;
@@ -157,9 +158,9 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
       r.invMassB[l] = B.invMass;
       setLane(r.invIA, l, A.invI);
       setLane(r.invIB, l, B.invI);
-      setLane(r.rA0, l, j ? j->rA : Vec3(0.0));
-      setLane(r.rB0, l, j ? j->rB : Vec3(0.0));
-      setLane(r.center, l, j ? j->deltaCenter : Vec3(0.0));
+      setLane(t.rA0, l, j ? j->rA : Vec3(0.0));
+      setLane(t.rB0, l, j ? j->rB : Vec3(0.0));
+      setLane(t.center, l, j ? j->deltaCenter : Vec3(0.0));
       setLane(r.impulse, l, j ? j->linearImpulse : Vec3(0.0));
     }
   };
@@ -184,7 +185,8 @@ inline V rotate(const Lanes* q, const V& v) {
 // A row's anchors, gap and K^-1 at its bodies' current poses. Called by the first pass after the
 // bodies moved, row by row (the pass reads the same bodies' lines next): the poses do not change
 // between passes, so this is the value a separate loop before the pass would give.
-inline void updatePose(WideBallJoints::Row& r, const std::vector<SolverBody>& sb) {
+inline void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
+                       const std::vector<SolverBody>& sb) {
   Lanes qA[4], qB[4];
   V dpA, dpB;
   for (int l = 0; l < 4; ++l) {
@@ -195,9 +197,9 @@ inline void updatePose(WideBallJoints::Row& r, const std::vector<SolverBody>& sb
     qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
     qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
   }
-  r.rA = rotate(qA, r.rA0);
-  r.rB = rotate(qB, r.rB0);
-  r.d = (dpB - dpA) + r.center + r.rB - r.rA;
+  r.rA = rotate(qA, t.rA0);
+  r.rB = rotate(qB, t.rB0);
+  r.d = (dpB - dpA) + t.center + r.rB - r.rA;
   const S qa = armMass(r.rA, r.invIA), qb = armMass(r.rB, r.invIB);
   const Lanes m = r.invMassA + r.invMassB;
   const S K{m + qa.xx + qb.xx, qa.xy + qb.xy, qa.xz + qb.xz,
@@ -222,7 +224,7 @@ void WideBallJoints::warmStart(std::vector<SolverBody>& sb) {
   for (int i = 0; i < rowCount_; ++i) {
     if (i + kAhead < rowCount_) prefetchBodies(sb, rows_[i + kAhead]);
     Row& r = rows_[i];
-    if (pose) updatePose(r, sb);
+    if (pose) updatePose(r, starts_[i], sb);
     Velocities A = gather(sb, r.a), B = gather(sb, r.b);
     apply(r, r.impulse, A, B);
     scatter(sb, r.a, r.writeA, A);
@@ -240,8 +242,9 @@ void WideBallJoints::solve(std::vector<SolverBody>& sb, bool useBias, const Soft
   posesStale_ = false;
   for (int i = 0; i < n; ++i) {
     if (i + kAhead < n) prefetchBodies(sb, rows_[backwards ? n - 1 - i - kAhead : i + kAhead]);
-    Row& r = rows_[backwards ? n - 1 - i : i];
-    if (pose) updatePose(r, sb);
+    const int at = backwards ? n - 1 - i : i;
+    Row& r = rows_[at];
+    if (pose) updatePose(r, starts_[at], sb);
     Velocities A = gather(sb, r.a), B = gather(sb, r.b);
     const V cdot = (B.v + cross(B.w, r.rB)) - (A.v + cross(A.w, r.rA));
     const V rhs = cdot + biasRate * r.d;

@@ -34,10 +34,15 @@ class WideBallJoints {
     uint8_t writeA = 0, writeB = 0;  ///< per lane (bit l): body a (b) moves and is written back
     Lanes invMassA{}, invMassB{};
     S invIA{}, invIB{};
-    V rA0{}, rB0{}, center{};  ///< anchors from the centres and centre b - centre a, step start
-    V rA{}, rB{}, d{};         ///< at the current pose: anchors, b's anchor minus a's
-    S mass{};                  ///< K^-1 at the current pose (0 where K is singular)
-    V impulse{};               ///< N s per substep, accumulated
+    V rA{}, rB{}, d{};  ///< at the current pose: anchors, b's anchor minus a's
+    S mass{};           ///< K^-1 at the current pose (0 where K is singular)
+    V impulse{};        ///< N s per substep, accumulated
+  };
+
+  /// A row's anchors from the centres and centre b - centre a at the step's start: read only
+  /// where the pose is computed, so kept apart from the rows every pass streams through.
+  struct Start {
+    V rA0{}, rB0{}, center{};
   };
 
   /// Colours `members` (indices into `joints`, ball joints with their solver state prepared)
@@ -57,7 +62,8 @@ class WideBallJoints {
  private:
   ConstraintGraph graph_;
   std::vector<int> pairs_;
-  std::vector<Row> rows_;  ///< the step's are the first rowCount_ (kept between steps)
+  std::vector<Row> rows_;      ///< the step's are the first rowCount_ (kept between steps)
+  std::vector<Start> starts_;  ///< per row
   int rowCount_ = 0;
   bool posesStale_ = true;
 };
