@@ -39,9 +39,6 @@ inline V operator-(const V& a, const V& b) {
 inline V operator*(Lanes s, const V& a) {
   return {s * a.x, s * a.y, s * a.z};
 }
-inline Lanes dot(const V& a, const V& b) {
-  return a.x * b.x + a.y * b.y + a.z * b.z;
-}
 inline V cross(const V& a, const V& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
