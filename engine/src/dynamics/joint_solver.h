@@ -3,12 +3,14 @@
 // bodies' double state (as the drag is), inside the contact solver's substep loop: prepared once
 // per step, warm started each substep, solved before the contacts in each iteration with a soft
 // position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c); the
-// equality rows of acyclic groups are solved exactly after the contacts (joint_tree.h).
+// equality rows of acyclic groups are solved exactly after the contacts (joint_tree.h). Ball
+// joints outside the groups are coloured and solved four to a row (joint_wide.h).
 #include <utility>
 #include <vector>
 
 #include "dynamics/contact_solver.h"
 #include "dynamics/joint_tree.h"
+#include "dynamics/joint_wide.h"
 #include "tumble/detail/body_state.h"
 #include "tumble/joint.h"
 #include "tumble/result.h"
@@ -53,7 +55,8 @@ struct JointPose {
 
 struct Joint {
   // The first cache line holds what every pass over a ball-like joint reads: its kind, solver
-  // bodies, slot and point impulse (joint_grid's 19,701 joints are read 16 times per step).
+  // bodies, slot and point impulse. (Ball joints outside the exact groups, joint_grid's 19,701,
+  // are solved four to a row instead: joint_wide.h.)
   JointType type = JointType::Ball;
   bool alive = false;
   bool tree = false;   // this step: equality rows solved exactly in an acyclic group (joint_tree.h)
@@ -106,11 +109,14 @@ class JointSet {
   // Solver hooks (contact_solver.cpp). prepare fills the solver state of every joint with an
   // awake body and lists the solver bodies they touch (sorted, unique).
   void prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
-               const Settings& s, Real h, bool warm);
+               const std::vector<SolverBody>& solverBodies, const Settings& s, Real h, bool warm);
   const std::vector<int>& solverBodies() const { return touched_; }
   /// The solver moved the bodies (integrated positions): every joint's pose is computed again
   /// before the next pass, and the exact groups are factored again.
-  void posesMoved() { posesStale_ = treeStale_ = true; }
+  void posesMoved() {
+    posesStale_ = treeStale_ = true;
+    wide_.posesMoved();
+  }
   void warmStart(std::vector<SolverBody>& sb);
   /// One pass over the joints' iterative rows (all rows of a joint outside the exact groups).
   void solve(std::vector<SolverBody>& sb, bool useBias);
@@ -129,6 +135,7 @@ class JointSet {
   std::vector<Joint> joints_;
   std::vector<int> freeSlots_;
   std::vector<int> active_;  // joints prepared this step, index order
+  std::vector<int> scalar_;  // of those, the ones solved one at a time (not in wide_)
   std::vector<int> touched_;
   std::vector<JointPose> poses_;             // per active joint, at the bodies' current poses
   std::vector<SwingTwistRows> swingTwists_;  // per active joint, swing-twists only
@@ -145,7 +152,13 @@ class JointSet {
   std::vector<char> movable_;
   std::vector<Real> treeC_, treeR_;
   std::vector<Vec3> treeAxes_;
-  void buildTree(const std::vector<Body>& bodies, bool exact);
+  // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are
+  // packed in prepare and stored back in finish (wideLoaded_: the rows hold the impulses).
+  WideBallJoints wide_;
+  std::vector<int> wideMembers_;
+  std::vector<char> marks_;
+  bool wideLoaded_ = false;
+  void buildTree(const std::vector<Body>& bodies, const std::vector<SolverBody>& sbs, bool exact);
   Softness soft_, treeSoft_;
   Real invH_ = 0.0;
   bool reverse_ = false;

@@ -1,0 +1,265 @@
+// Ball joints four to a row (joint_wide.h). Per lane the same soft point row as solvePoint in
+// joint_solver.cpp: Cdot = vB + wB x rB - vA - wA x rA, P = -m K^-1 (Cdot + bias d) - s P_acc,
+// with K = (mA + mB) 1 + [rA]^T IA [rA] + [rB]^T IB [rB] inverted once per pose (the bodies move
+// only when the solver integrates positions), not solved by Cramer's rule in every pass.
+#include "dynamics/joint_wide.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dynamics/joint_solver.h"
+
+// Lanes are passed by value between inline functions; GCC notes that the ABI of a 32-byte vector
+// argument differs with and without AVX. Nothing here crosses a non-inline call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace tumble {
+namespace {
+
+using Lanes = WideBallJoints::Lanes;
+using V = WideBallJoints::V;
+using S = WideBallJoints::S;
+typedef int64_t Mask __attribute__((vector_size(4 * sizeof(int64_t))));
+
+inline Lanes splat(Real x) {
+  return Lanes{x, x, x, x};
+}
+inline Lanes select(Mask m, Lanes a, Lanes b) {
+  return reinterpret_cast<Lanes>((m & reinterpret_cast<Mask>(a)) |
+                                 (~m & reinterpret_cast<Mask>(b)));
+}
+inline V operator+(const V& a, const V& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+inline V operator-(const V& a, const V& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+inline V operator*(Lanes s, const V& a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
+inline V cross(const V& a, const V& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+inline V operator*(const S& m, const V& v) {
+  return {m.xx * v.x + m.xy * v.y + m.xz * v.z, m.xy * v.x + m.yy * v.y + m.yz * v.z,
+          m.xz * v.x + m.yz * v.y + m.zz * v.z};
+}
+
+inline void setLane(V& v, int l, const Vec3& x) {
+  v.x[l] = x.x;
+  v.y[l] = x.y;
+  v.z[l] = x.z;
+}
+inline void setLane(S& m, int l, const Mat3& a) {
+  m.xx[l] = a[0][0];
+  m.xy[l] = a[1][0];
+  m.xz[l] = a[2][0];
+  m.yy[l] = a[1][1];
+  m.yz[l] = a[2][1];
+  m.zz[l] = a[2][2];
+}
+
+// [r]^T I [r] (symmetric): entry ij is c_i . I c_j with c_k = r x e_k the columns of [r]:
+// cx = (0, rz, -ry), cy = (-rz, 0, rx), cz = (ry, -rx, 0), their zeros left out of the products
+// (a product with 0 is not free: 0 * x is not folded away without -ffast-math).
+inline S armMass(const V& r, const S& I) {
+  const V ix{I.xy * r.z - I.xz * r.y, I.yy * r.z - I.yz * r.y, I.yz * r.z - I.zz * r.y};
+  const V iy{I.xz * r.x - I.xx * r.z, I.yz * r.x - I.xy * r.z, I.zz * r.x - I.xz * r.z};
+  const V iz{I.xx * r.y - I.xy * r.x, I.xy * r.y - I.yy * r.x, I.xz * r.y - I.yz * r.x};
+  return {r.z * ix.y - r.y * ix.z, r.z * iy.y - r.y * iy.z, r.z * iz.y - r.y * iz.z,
+          r.x * iy.z - r.z * iy.x, r.x * iz.z - r.z * iz.x, r.y * iz.x - r.x * iz.y};
+}
+
+// The rows' bodies come in no order the hardware prefetcher follows: their solver bodies' first
+// two lines (velocities, motion since the step began) are fetched a few rows ahead.
+constexpr int kAhead = 3;
+inline void prefetchBodies(const std::vector<SolverBody>& sb, const WideBallJoints::Row& r) {
+  for (int l = 0; l < 4; ++l)
+    for (const int i : {r.a[l], r.b[l]}) {
+      const char* at = reinterpret_cast<const char*>(&sb[i]);
+      __builtin_prefetch(at);
+      __builtin_prefetch(at + 64);
+    }
+}
+
+struct Velocities {
+  V v, w;
+};
+
+inline Velocities gather(const std::vector<SolverBody>& sb, const int* index) {
+  Velocities r;
+  for (int l = 0; l < 4; ++l) {
+    const SolverBody& b = sb[index[l]];
+    setLane(r.v, l, b.v);
+    setLane(r.w, l, b.w);
+  }
+  return r;
+}
+
+inline void scatter(std::vector<SolverBody>& sb, const int* index, unsigned write,
+                    const Velocities& r) {
+  for (int l = 0; l < 4; ++l) {
+    if (!(write & (1u << l))) continue;
+    SolverBody& b = sb[index[l]];
+    b.v = Vec3(r.v.x[l], r.v.y[l], r.v.z[l]);
+    b.w = Vec3(r.w.x[l], r.w.y[l], r.w.z[l]);
+  }
+}
+
+// The impulse P on both bodies of a row: A takes -P at rA, B takes P at rB.
+inline void apply(const WideBallJoints::Row& c, const V& P, Velocities& A, Velocities& B) {
+  A.v = A.v - c.invMassA * P;
+  A.w = A.w - c.invIA * cross(c.rA, P);
+  B.v = B.v + c.invMassB * P;
+  B.w = B.w + c.invIB * cross(c.rB, P);
+}
+
+}  // namespace
+
+void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<int>& members,
+                           const std::vector<char>& dynamic, int bodyCount,
+                           const std::vector<SolverBody>& sb) {
+  rowCount_ = 0;
+  posesStale_ = true;
+  if (members.empty()) return;
+  pairs_.clear();
+  for (int k : members) {
+    pairs_.push_back(joints[k].sa);
+    pairs_.push_back(joints[k].sb);
+  }
+  graph_.build(pairs_, dynamic, bodyCount);
+  const size_t most = graph_.overflow().size() + members.size() / 4 + ConstraintGraph::kColors;
+  if (rows_.size() < most) rows_.resize(most), starts_.resize(most);
+  auto pack = [&](const int* list, int count) {
+    Start& t = starts_[rowCount_];
+    Row& r = rows_[rowCount_++];
+    r.lanes = count;
+    r.writeA = r.writeB = 0;
+    for (int l = 0; l < 4; ++l) {
+      r.joint[l] = -1;
+      r.a[l] = r.b[l] = 0;
+      const Joint* j = l < count ? &joints[members[list[l]]] : nullptr;
+      if (j) {
+        r.joint[l] = members[list[l]];
+        r.a[l] = j->sa;
+        r.b[l] = j->sb;
+        if (dynamic[j->sa]) r.writeA |= static_cast<uint8_t>(1u << l);
+        if (dynamic[j->sb]) r.writeB |= static_cast<uint8_t>(1u << l);
+      }
+      // An empty lane joins the immovable body 0 to itself: no mass, K = 0, no impulse.
+      const SolverBody& A = sb[r.a[l]];
+      const SolverBody& B = sb[r.b[l]];
+      r.invMassA[l] = A.invMass;
+      r.invMassB[l] = B.invMass;
+      setLane(r.invIA, l, A.invI);
+      setLane(r.invIB, l, B.invI);
+      setLane(t.rA0, l, j ? j->rA : Vec3(0.0));
+      setLane(t.rB0, l, j ? j->rB : Vec3(0.0));
+      setLane(t.center, l, j ? j->deltaCenter : Vec3(0.0));
+      setLane(r.impulse, l, j ? j->linearImpulse : Vec3(0.0));
+    }
+  };
+  // The overflow's joints may share bodies: one to a row, before the colours.
+  for (int i : graph_.overflow()) pack(&i, 1);
+  for (int c = 0; c < graph_.colorCount(); ++c) {
+    const std::vector<int>& color = graph_.color(c);
+    const int n = static_cast<int>(color.size());
+    for (int i = 0; i < n; i += 4) pack(color.data() + i, std::min(4, n - i));
+  }
+}
+
+namespace {
+
+// q v q*, as v + 2 w (u x v) + 2 u x (u x v) with u the vector part.
+inline V rotate(const Lanes* q, const V& v) {
+  const V u{q[1], q[2], q[3]};
+  const V t = splat(2.0) * cross(u, v);
+  return v + q[0] * t + cross(u, t);
+}
+
+// A row's anchors, gap and K^-1 at its bodies' current poses. Called by the first pass after the
+// bodies moved, row by row (the pass reads the same bodies' lines next): the poses do not change
+// between passes, so this is the value a separate loop before the pass would give.
+inline void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
+                       const std::vector<SolverBody>& sb) {
+  Lanes qA[4], qB[4];
+  V dpA, dpB;
+  for (int l = 0; l < 4; ++l) {
+    const SolverBody& A = sb[r.a[l]];
+    const SolverBody& B = sb[r.b[l]];
+    setLane(dpA, l, A.dp);
+    setLane(dpB, l, B.dp);
+    qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
+    qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
+  }
+  r.rA = rotate(qA, t.rA0);
+  r.rB = rotate(qB, t.rB0);
+  r.d = (dpB - dpA) + t.center + r.rB - r.rA;
+  const S qa = armMass(r.rA, r.invIA), qb = armMass(r.rB, r.invIB);
+  const Lanes m = r.invMassA + r.invMassB;
+  const S K{m + qa.xx + qb.xx, qa.xy + qb.xy, qa.xz + qb.xz,
+            m + qa.yy + qb.yy, qa.yz + qb.yz, m + qa.zz + qb.zz};
+  // The inverse by cofactors; a lane with a singular K (an empty lane, two immovable bodies)
+  // gets 0, as solve3 gives the one-at-a-time rows.
+  const Lanes c00 = K.yy * K.zz - K.yz * K.yz, c01 = K.xz * K.yz - K.xy * K.zz;
+  const Lanes c02 = K.xy * K.yz - K.xz * K.yy, c11 = K.xx * K.zz - K.xz * K.xz;
+  const Lanes c12 = K.xy * K.xz - K.xx * K.yz, c22 = K.xx * K.yy - K.xy * K.xy;
+  const Lanes det = K.xx * c00 + K.xy * c01 + K.xz * c02;
+  const Mask ok = (det > splat(1e-300)) | (det < splat(-1e-300));
+  const Lanes zero = splat(0.0);
+  const Lanes inv = select(ok, splat(1.0) / select(ok, det, splat(1.0)), zero);
+  r.mass = {inv * c00, inv * c01, inv * c02, inv * c11, inv * c12, inv * c22};
+}
+
+}  // namespace
+
+void WideBallJoints::warmStart(std::vector<SolverBody>& sb) {
+  const bool pose = posesStale_;
+  posesStale_ = false;
+  for (int i = 0; i < rowCount_; ++i) {
+    if (i + kAhead < rowCount_) prefetchBodies(sb, rows_[i + kAhead]);
+    Row& r = rows_[i];
+    if (pose) updatePose(r, starts_[i], sb);
+    Velocities A = gather(sb, r.a), B = gather(sb, r.b);
+    apply(r, r.impulse, A, B);
+    scatter(sb, r.a, r.writeA, A);
+    scatter(sb, r.b, r.writeB, B);
+  }
+}
+
+void WideBallJoints::solve(std::vector<SolverBody>& sb, bool useBias, const Softness& soft,
+                           bool backwards) {
+  const Lanes massScale = splat(useBias ? soft.massScale : 1.0);
+  const Lanes impulseScale = splat(useBias ? soft.impulseScale : 0.0);
+  const Lanes biasRate = splat(useBias ? soft.biasRate : 0.0);
+  const int n = rowCount_;
+  const bool pose = posesStale_;
+  posesStale_ = false;
+  for (int i = 0; i < n; ++i) {
+    if (i + kAhead < n) prefetchBodies(sb, rows_[backwards ? n - 1 - i - kAhead : i + kAhead]);
+    const int at = backwards ? n - 1 - i : i;
+    Row& r = rows_[at];
+    if (pose) updatePose(r, starts_[at], sb);
+    Velocities A = gather(sb, r.a), B = gather(sb, r.b);
+    const V cdot = (B.v + cross(B.w, r.rB)) - (A.v + cross(A.w, r.rA));
+    const V rhs = cdot + biasRate * r.d;
+    const V P = massScale * (r.mass * rhs) + impulseScale * r.impulse;
+    const V negP{-P.x, -P.y, -P.z};
+    r.impulse = r.impulse + negP;
+    apply(r, negP, A, B);
+    scatter(sb, r.a, r.writeA, A);
+    scatter(sb, r.b, r.writeB, B);
+  }
+}
+
+void WideBallJoints::store(std::vector<Joint>& joints) const {
+  for (int i = 0; i < rowCount_; ++i)
+    for (int l = 0; l < rows_[i].lanes; ++l) {
+      const Row& r = rows_[i];
+      joints[r.joint[l]].linearImpulse = Vec3(r.impulse.x[l], r.impulse.y[l], r.impulse.z[l]);
+    }
+}
+
+}  // namespace tumble
