@@ -13,11 +13,16 @@
 // (at most `contact.push_velocity`), rigid in the relax pass, which removes the push-out's
 // velocity so it is not turned into bounce. Friction and twist are solved in the relax pass
 // (in the solve pass when there is none), limited by the normal impulses just found: a push-out
-// should not drag a neighbour sideways. The friction is "central" (at the mean of the points,
-// both tangents as one 2x2 block clamped to the disc, and a twist about the normal), as in
-// Box3D and PhysX's patch friction: the order of the points cannot spin a stacked box. Rolling
-// resistance (Box2D v3's shape option) is one more angular block in the same passes, before the
-// twist: it needs the same load, and rows without it never run it.
+// should not drag a neighbour sideways. With a single solve pass (solver.velocity_iterations 1)
+// they are solved in it too: the positions are integrated between the solve and the relax, and
+// with one pass the only friction they saw was the warm start's, so the boxes at the edges of a
+// settling pyramid's layers slid outwards (large_pyramid at contact.hertz 35 drifted 0.19 m in
+// 1000 steps, 0.064 m with this; with two passes the same change made it worse, 0.080 -> 0.34
+// m, so two or more passes keep friction out of the solve). The friction is "central" (at the
+// mean of the points, both tangents as one 2x2 block clamped to the disc, and a twist about the
+// normal), as in Box3D and PhysX's patch friction: the order of the points cannot spin a stacked
+// box. Rolling resistance (Box2D v3's shape option) is one more angular block in the same passes,
+// before the twist: it needs the same load, and rows without it never run it.
 #include "dynamics/contact_solver.h"
 
 #include <algorithm>
@@ -942,16 +947,12 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         }
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
       const int iterations = s.solver.velocityIterations;
-      if (relax == 0) {
+      if (relax == 0 || iterations == 1) {
+        // No relax, or one pass: friction in it (with one pass, as well as in the relax: see the
+        // top of this file).
         rowPass([&](WideContact& c) {
           byStill(c, [&](auto k) {
             solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse);
-          });
-        });
-      } else if (iterations == 1) {
-        rowPass([&](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<true, false, Separation::Measure, decltype(k)::value>(c, reverse);
           });
         });
       } else if (i == 0) {
