@@ -112,7 +112,10 @@ class World {
   Expected<BodyView> body(BodyId id) const;
   /// The id of the body in slot `index` (indices from the broad-phase's user data or the order
   /// of bodyIds()); an invalid id when the slot is empty or out of range.
-  BodyId idAt(int index) const;
+  BodyId idAt(int index) const {  // inline: the narrow phase asks it four times per pair
+    if (index < 0 || index >= static_cast<int>(bodies_.size()) || !bodies_[index].alive) return {};
+    return {index, bodies_[index].generation};
+  }
   /// Live body ids in slot order (creation order until a slot is reused).
   std::vector<BodyId> bodyIds() const;
   int bodyCount() const { return liveBodies_; }
@@ -311,7 +314,8 @@ class World {
   // The narrow phase's passes (world_narrow.cpp): what a pair needs, and its manifolds.
   void classifyPair(NarrowJob& job, Real h, const Settings& s) const;
   void collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
-                   NarrowSummary& summary, std::vector<Manifold>& children, Manifold* convex) const;
+                   NarrowSummary& summary, std::vector<Manifold>& children,
+                   std::vector<Manifold>* convex) const;
   void mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters);
   void collideJobs(TaskSystem* tasks, Real h, const Settings& s);
   void mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters);
@@ -329,6 +333,7 @@ class World {
   void wakeJointed();
   void breakJoints();
   bool jointFiltered(int a, int b) const;
+  bool anyJoint() const;
   // Events and filtering (world_events.cpp).
   void filterPairs(std::vector<std::pair<int, int>>& keys);
   void settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds);

@@ -178,11 +178,6 @@ bool World::isAlive(BodyId id) const {
          bodies_[id.index].generation == id.generation;
 }
 
-BodyId World::idAt(int index) const {
-  if (index < 0 || index >= static_cast<int>(bodies_.size()) || !bodies_[index].alive) return {};
-  return {index, bodies_[index].generation};
-}
-
 BodyView World::viewOf(int index) const {
   const Body& b = bodies_[index];
   BodyView v;

@@ -79,6 +79,9 @@ void World::setContactFilter(ContactFilter filter) {
 // with filtered or sensor children passes when one pair of solid children could collide (the
 // narrow phase, collideChildren, then filters child by child).
 void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
+  // No test applies: nothing to ask per pair (two calls and a pass over the keys cost a heap of
+  // 1000 boxes 2% of its step).
+  if (!anyJoint() && filteredBodies_ == 0 && sensorBodies_ == 0 && !contactFilter_) return;
   std::erase_if(keys, [&](const std::pair<int, int>& k) {
     if (jointFiltered(k.first, k.second)) return true;
     const Body& a = bodies_[k.first];

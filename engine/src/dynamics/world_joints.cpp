@@ -266,4 +266,8 @@ bool World::jointFiltered(int a, int b) const {
   return joints_->keepsApart(a, b);
 }
 
+bool World::anyJoint() const {
+  return joints_->count() > 0;
+}
+
 }  // namespace tumble

@@ -78,12 +78,11 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
 }
 
 // Runs on any worker: reads the bodies and last step's pairs and manifolds, writes only its
-// arguments. Writes a Convex job's manifold (with or without points) to `convex`, a fresh
-// (value-initialised) entry; appends a Children job's manifolds (one per touching pair of
-// children) to `children`.
+// arguments. Appends a Convex job's manifold (with or without points) to `convex`, a Children
+// job's manifolds (one per touching pair of children) to `children`.
 void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<ChildContact>& scratch,
                         NarrowSummary& summary, std::vector<Manifold>& children,
-                        Manifold* convex) const {
+                        std::vector<Manifold>* convex) const {
   const Body& A = bodies_[job.a];
   const Body& B = bodies_[job.b];
   const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
@@ -120,17 +119,14 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
     }
     return;
   }
-  // Built in place (a manifold is 656 bytes): a recycled one as a copy of last step's, a new one
-  // in the fresh entry the callers give (cleared again only after a failed recycle: a second
-  // 656-byte clear per pair cost 2% of the 2000-sphere heap's step).
-  Manifold& m = *convex;
+  // Built in place (a manifold is 656 bytes): a recycled one copied from last step's, a new one
+  // value-initialised, each written once (a cleared entry overwritten by the copy was a second
+  // 656-byte write per recycled pair); cleared again only after a failed recycle.
   bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
-  if (recycled) {
-    m = *old;
-    if (!remeasure(A, B, m)) {  // tipping or rocking on the kept points
-      recycled = false;
-      m = Manifold{};
-    }
+  Manifold& m = recycled ? convex->emplace_back(*old) : convex->emplace_back();
+  if (recycled && !remeasure(A, B, m)) {  // tipping or rocking on the kept points
+    recycled = false;
+    m = Manifold{};
   }
   summary.recycled = recycled;
   m.a = ia;
@@ -223,7 +219,6 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
   constexpr size_t kFetchAhead = 4;
   const std::vector<std::pair<int, int>>& keys = pairKeys_;
   NarrowScratch& ns = narrow_;
-  ns.jobs.resize(keys.size());
   if (ns.childContacts.empty()) ns.childContacts.resize(1);
   std::vector<ContactPair>& nextPairs = nextPairs_;
   std::vector<Manifold>& next = nextManifolds_;
@@ -239,8 +234,10 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
   // settle each pair while they are in cache: docs/ARCHITECTURE.md, "Events and filtering").
   int open = -1;
   bool openWas = false;
-  for (size_t k = 0; k < ns.jobs.size(); ++k) {
-    NarrowJob& job = ns.jobs[k];
+  for (size_t k = 0; k < keys.size(); ++k) {
+    // On the stack: the list of jobs is for the passes with threads; nothing reads a job after
+    // its pair here.
+    NarrowJob job;
     // The keys come sorted by a: b jumps across the bodies. Fetch a later pair's b (the lines
     // classifyPair and collide read: type and shape, pose and velocities, flags) and its box.
     if (k + kFetchAhead < keys.size()) {
@@ -267,10 +264,9 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     classifyPair(job, h, s);
     const size_t first = next.size();
     NarrowSummary summary;
-    if (needsWork(job.kind)) {
-      Manifold* convex = job.kind == NarrowJob::Kind::Convex ? &next.emplace_back() : nullptr;
-      collidePair(job, s, ns.childContacts[0], summary, next, convex);
-    }
+    if (needsWork(job.kind))
+      collidePair(job, s, ns.childContacts[0], summary, next,
+                  job.kind == NarrowJob::Kind::Convex ? &next : nullptr);
     if (job.kind == NarrowJob::Kind::Asleep) {
       // Asleep: keep the pair and its contact as they were.
       if (oldPair) {
@@ -379,12 +375,11 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
           NarrowResult& r = ns.results[k];
           if (needsWork(job.kind)) {
             r.manifolds.clear();
-            Manifold* convex = nullptr;
+            std::vector<Manifold>* convex = nullptr;
             if (job.kind == NarrowJob::Kind::Convex) {
-              std::vector<Manifold>& list = ns.convex[static_cast<size_t>(worker)];
+              convex = &ns.convex[static_cast<size_t>(worker)];
               r.worker = worker;
-              r.slot = static_cast<int>(list.size());
-              convex = &list.emplace_back();
+              r.slot = static_cast<int>(convex->size());
             }
             collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
           }
@@ -462,11 +457,11 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
       // Bit equality: the same inputs give the same speculative distance.
       if (needsWork(job.kind) &&
           (before.kind != job.kind || before.speculative != job.speculative)) {
-        Manifold* convex = nullptr;
+        std::vector<Manifold>* convex = nullptr;
         r.manifolds.clear();
         if (job.kind == NarrowJob::Kind::Convex) {
           job.late = static_cast<int>(ns.late.size());
-          convex = &ns.late.emplace_back();
+          convex = &ns.late;
         }
         collidePair(job, s, ns.childContacts[0], r.summary, r.manifolds, convex);
       }

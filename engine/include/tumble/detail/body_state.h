@@ -26,6 +26,16 @@ struct Body {
   Vec3 angularVelocity{0.0};          ///< rad/s, world frame
   Vec3 force{0.0};                    ///< N, accumulated until the next step, then cleared
   Vec3 torque{0.0};                   ///< N m, accumulated until the next step, then cleared
+  // Beside the force and torque, which the solver's integration reads with `hasOptions` every
+  // substep (far behind them, the flag cost that loop a cache line per body); the flags and the
+  // float fill one 8-byte slot.
+  bool bullet = false;
+  /// Any of damping, gravity scale != 1 or a lock: the solver's integration looks at them only
+  /// then, so a body without options keeps every bit.
+  bool hasOptions = false;
+  bool awake = true;
+  bool isSensor = false;
+  float hitEventSpeed = 0.0f;  ///< m/s; +infinity: no hit events
 
   Real friction = 0.5;
   Real restitution = 0.0;
@@ -36,15 +46,7 @@ struct Body {
   /// Per world axis: 1 where the body may move (turn), 0 where it is locked.
   Vec3 linearFree{1.0};
   Vec3 angularFree{1.0};
-  bool bullet = false;
-  /// Any of damping, gravity scale != 1 or a lock: the solver's integration looks at them only
-  /// then, so a body without options keeps every bit.
-  bool hasOptions = false;
-  bool awake = true;
-  // In the padding after `awake`: the body keeps its 624 bytes (the step walks every body).
-  bool isSensor = false;
-  float hitEventSpeed = 0.0f;  ///< m/s; +infinity: no hit events
-  Real sleepTime = 0.0;        ///< s spent under the sleep thresholds
+  Real sleepTime = 0.0;  ///< s spent under the sleep thresholds
   /// While asleep: the sleeping island, named by its lowest body index (its first member);
   /// -1 when awake. The members are linked in index order through sleepNext (-1 ends the list).
   int sleepIsland = -1;
