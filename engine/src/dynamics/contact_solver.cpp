@@ -209,6 +209,12 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
       sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
       sb.linearFree = b.linearFree;
     }
+    auto positiveZero = [](const Vec3& x) {
+      for (int k = 0; k < 3; ++k)
+        if (x[k] != 0.0 || std::signbit(x[k])) return false;
+      return true;
+    };
+    sb.unforced = !b.hasOptions && positiveZero(b.force) && positiveZero(b.torque);
   }
   push(si);
 }
@@ -565,7 +571,7 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
   forEach(1, count, kBodyGrain, [&](int i) {
     // The bodies are 696 bytes apart (and the static and sleeping ones are skipped): fetch the
     // lines with the forces and the options flag ahead.
-    if (i + kBodyAhead < count) {
+    if (i + kBodyAhead < count && !solverBodies_[i + kBodyAhead].unforced) {
       const Body& ahead = bodies[solverBodies_[i + kBodyAhead].body];
       __builtin_prefetch(&ahead.force);
       __builtin_prefetch(&ahead.hasOptions);
@@ -573,6 +579,15 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
     SolverBody& sb = solverBodies_[i];
     if (sb.invMass == 0.0) return;  // kinematic: no row changes it (zero inverse mass)
     pull(i);
+    if (sb.unforced) {
+      // The lines below with the body's force and torque, +0: the same operations on the same
+      // values, without the body's lines.
+      const Vec3 zero(0.0);
+      sb.v += h * (gravity + sb.invMass * zero);
+      sb.w += h * (sb.invI * zero);
+      push(i);
+      return;
+    }
     const Body& b = bodies[sb.body];
     if (b.hasOptions) {
       // Damping scales the velocity the substep starts with, then gravity and forces are added

@@ -45,6 +45,9 @@ struct SolverBody {
   Mat3 rotation{1.0};           ///< at the step's start
   Vec3 linearFree{1.0};         ///< per world axis: 0 where the translation is locked
   int body = -1;                ///< index into the world's bodies, -1 for the immovable one
+  /// Dynamic with no body options and force and torque +0 (the step's integration need not
+  /// read the body: joint_grid's spheres).
+  bool unforced = false;
 };
 
 /// A solver body's velocity and motion since the step began as the rows read them: in the rows'
