@@ -74,11 +74,11 @@ struct Joint {
   bool collideConnected = false;
 
   // Solver state of the step.
-  Vec3 rA{0.0}, rB{0.0};      // anchors from the centres, world axes, step start
-  Vec3 deltaCenter{0.0};      // centre b - centre a at the step start
-  Vec3 angularImpulse{0.0};   // locked rotation rows, world, per substep
-  Vec3 reactionForce{0.0};    // N, last step
-  Vec3 reactionTorque{0.0};   // N m, last step
+  Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
+  Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
+  Vec3 angularImpulse{0.0};     // locked rotation rows, world, per substep
+  Vec3 reactionForce{0.0};      // N, last step
+  Vec3 reactionTorque{0.0};     // N m, last step
   Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
   Quat qB{1.0, 0.0, 0.0, 0.0};
   AxialImpulses axial;  // hinge, slider, distance (rigid in `spring` when a rod)
