@@ -397,3 +397,55 @@ TEST_CASE("the bullet sweep stops a bullet where it first touches a non-bullet b
     CHECK(at.z == 0.2);
   }
 }
+
+// A step with no contact row keeps no float body states (contact_solver.h): the joint passes must
+// still drop a locked body's locked components. A square of four spheres joined in a loop (ball
+// joints outside the exact groups: the wide rows) hangs from a pin and swings; no two spheres
+// touch and there is no ground.
+TEST_CASE("a locked translation axis stays locked on a jointed body in steps with no contact",
+          "[body_options][joints]") {
+  auto run = [](bool locked) {
+    World w{Settings{}};
+    editSettings(w, [](Settings& s) { s.sleep.enabled = false; });
+    const Vec3 corners[4] = {Vec3(0.0), Vec3(1.0, 0.0, 0.0), Vec3(1.0, -1.0, 0.0),
+                             Vec3(0.0, -1.0, 0.0)};
+    std::vector<BodyId> spheres;
+    for (int i = 0; i < 4; ++i) {
+      BodyDef def = sphereDef(0.2, corners[i]);
+      if (i == 3) def.linearVelocity = Vec3(0.0, 0.0, 1.0);  // out of the plane too
+      if (i == 2 && locked) def.lockTranslation[0] = def.lockTranslation[2] = true;
+      spheres.push_back(*w.createBody(def));
+    }
+    BallJointDef pin;
+    pin.b = spheres[0];
+    pin.anchor = Vec3(0.0, 0.5, 0.0);
+    REQUIRE(w.createJoint(pin));
+    for (int i = 0; i < 4; ++i) {
+      BallJointDef link;
+      link.a = spheres[i];
+      link.b = spheres[(i + 1) % 4];
+      link.anchor = 0.5 * (corners[i] + corners[(i + 1) % 4]);
+      REQUIRE(w.createJoint(link));
+    }
+    const Vec3 start = w.body(spheres[2])->centerOfMass;
+    Real sideways = 0.0;  // the largest |x - x0| + |z - z0| of sphere 2
+    for (int i = 0; i < 120; ++i) {
+      REQUIRE(w.step(w.settings().dt));
+      REQUIRE(w.manifolds().empty());
+      const BodyView b = *w.body(spheres[2]);
+      sideways = std::max(
+          sideways, std::abs(b.centerOfMass.x - start.x) + std::abs(b.centerOfMass.z - start.z));
+      if (locked) {
+        REQUIRE(b.linearVelocity.x == 0.0);
+        REQUIRE(b.linearVelocity.z == 0.0);
+      }
+    }
+    CHECK(allFinite(w));
+    return std::pair{sideways, w.body(spheres[2])->centerOfMass.y - start.y};
+  };
+  const Real freeSideways = run(false).first;
+  const auto [lockedSideways, lockedDrop] = run(true);
+  CHECK(freeSideways > 0.05);          // free, the joints swing it sideways
+  CHECK(lockedSideways == 0.0);        // locked: exactly where it started in x and z
+  CHECK(std::abs(lockedDrop) > 0.01);  // and it still moves in y
+}

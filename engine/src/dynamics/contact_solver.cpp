@@ -209,6 +209,12 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
       sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
       sb.linearFree = b.linearFree;
     }
+    auto positiveZero = [](const Vec3& x) {
+      for (int k = 0; k < 3; ++k)
+        if (x[k] != 0.0 || std::signbit(x[k])) return false;
+      return true;
+    };
+    sb.unforced = !b.hasOptions && positiveZero(b.force) && positiveZero(b.torque);
   }
   push(si);
 }
@@ -224,6 +230,18 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
 #endif
 TUMBLE_NO_TREE_VECTORIZE void ContactSolver::pull(int i) {
   SolverBody& sb = solverBodies_[i];
+  if (!statesRead_) {
+    // The state would hold this body's rounded values (the last push): what the pull adds is
+    // their difference with themselves, +0 for a finite velocity (NaN for an infinite one, as
+    // the pull gives), computed without the state's line.
+    for (int k = 0; k < 3; ++k) {
+      const Real v = static_cast<Real>(static_cast<Lane>(sb.v[k]));
+      const Real w = static_cast<Real>(static_cast<Lane>(sb.w[k]));
+      sb.v[k] += v - v;
+      sb.w[k] += w - w;
+    }
+    return;
+  }
   const Lane* s = states_[i].s;
   for (int k = 0; k < 3; ++k) {
     sb.v[k] += static_cast<Real>(s[k]) - static_cast<Real>(static_cast<Lane>(sb.v[k]));
@@ -232,6 +250,7 @@ TUMBLE_NO_TREE_VECTORIZE void ContactSolver::pull(int i) {
 }
 
 void ContactSolver::push(int i) {
+  if (!statesRead_) return;
   const SolverBody& sb = solverBodies_[i];
   Lane* s = states_[i].s;
   for (int k = 0; k < 3; ++k) {
@@ -552,7 +571,7 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
   forEach(1, count, kBodyGrain, [&](int i) {
     // The bodies are 696 bytes apart (and the static and sleeping ones are skipped): fetch the
     // lines with the forces and the options flag ahead.
-    if (i + kBodyAhead < count) {
+    if (i + kBodyAhead < count && !solverBodies_[i + kBodyAhead].unforced) {
       const Body& ahead = bodies[solverBodies_[i + kBodyAhead].body];
       __builtin_prefetch(&ahead.force);
       __builtin_prefetch(&ahead.hasOptions);
@@ -560,6 +579,15 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
     SolverBody& sb = solverBodies_[i];
     if (sb.invMass == 0.0) return;  // kinematic: no row changes it (zero inverse mass)
     pull(i);
+    if (sb.unforced) {
+      // The lines below with the body's force and torque, +0: the same operations on the same
+      // values, without the body's lines.
+      const Vec3 zero(0.0);
+      sb.v += h * (gravity + sb.invMass * zero);
+      sb.w += h * (sb.invI * zero);
+      push(i);
+      return;
+    }
     const Body& b = bodies[sb.body];
     if (b.hasOptions) {
       // Damping scales the velocity the substep starts with, then gravity and forces are added
@@ -893,10 +921,18 @@ void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
 
 template <class Pass>
 void ContactSolver::jointPass(JointSet& joints, Pass&& pass) {
-  // With no contact row the states hold what the last push wrote (drags pull and push their
-  // own), so a pull would add 0: skipped (joint_grid's 10,000 bodies, 16 passes a step).
-  if (rowCount_ > 0)
-    for (int i : joints.solverBodies()) pull(i);
+  // With no contact row nothing reads the states (pull and push above): the pass alone, and
+  // the locked components where a body has any (joint_grid's 10,000 bodies, 16 passes a step).
+  if (!statesRead_) {
+    pass(joints);
+    if (jointLocked_)
+      for (int i : joints.solverBodies()) {
+        SolverBody& sb = solverBodies_[i];
+        if (sb.linearFree != Vec3(1.0)) sb.v *= sb.linearFree;
+      }
+    return;
+  }
+  for (int i : joints.solverBodies()) pull(i);
   pass(joints);
   for (int i : joints.solverBodies()) {
     // A joint row does not mask its impulses: the locked components are dropped after it.
@@ -917,9 +953,16 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   pushVelocity_ = s.contact.pushVelocity;
   restitutionThreshold_ = s.contact.restitutionThreshold;
   warmStarting_ = s.solver.warmStarting;
+  statesRead_ = true;  // the bodies' states pushed in prepareBodies, read by the contact rows
   prepareBodies(bodies);
   prepareContacts(bodies, manifolds, s, h);
-  if (joints) joints->prepare(bodies, bodyToSolver_, solverBodies_, s, h, warmStarting_);
+  statesRead_ = rowCount_ > 0;
+  if (joints) {
+    joints->prepare(bodies, bodyToSolver_, solverBodies_, s, h, warmStarting_);
+    jointLocked_ = false;
+    for (int i : joints->solverBodies())
+      if (solverBodies_[i].linearFree != Vec3(1.0)) jointLocked_ = true;
+  }
   const int relax = s.solver.positionIterations;
   // Each pass over the rows visits a manifold's points in the order opposite to the last pass
   // (symmetric Gauss-Seidel over the points): in one order only, the first point solved takes

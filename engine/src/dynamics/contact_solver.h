@@ -45,6 +45,9 @@ struct SolverBody {
   Mat3 rotation{1.0};           ///< at the step's start
   Vec3 linearFree{1.0};         ///< per world axis: 0 where the translation is locked
   int body = -1;                ///< index into the world's bodies, -1 for the immovable one
+  /// Dynamic with no body options and force and torque +0 (the step's integration need not
+  /// read the body: joint_grid's spheres).
+  bool unforced = false;
 };
 
 /// A solver body's velocity and motion since the step began as the rows read them: in the rows'
@@ -160,6 +163,8 @@ class ContactSolver {
   // a push the state holds the lane-rounded velocities and motion; a pull adds what the rows
   // changed since (the state minus the rounded value pushed), so a body no row touched keeps its
   // double velocity bit for bit (free flight stays double). Every pull is followed by a push.
+  // A step with no contact row (statesRead_ false: joint_grid) keeps no states: a push writes
+  // nothing and a pull adds what it would have read back, the rounded value less itself.
   void pull(int i);
   void push(int i);
   // Runs `pass` over the joints on the double state of the bodies they touch (pull, pass, push).
@@ -222,6 +227,8 @@ class ContactSolver {
   Real pushVelocity_ = 0.0;
   Real restitutionThreshold_ = 1.0;
   bool warmStarting_ = true;
+  bool statesRead_ = true;   ///< this step has contact rows (they read states_)
+  bool jointLocked_ = true;  ///< a body a joint touches has a locked linear component
 };
 
 }  // namespace tumble

@@ -313,6 +313,23 @@ void solveSwingTwistLimits(Joint& j, const SwingTwistRows& r, Real h, bool useBi
 
 }  // namespace
 
+namespace {
+
+// prepare and finish walk every joint (joint_grid: 19,701, 576 bytes apart) and read the first
+// five lines of each (joint_solver.h), prepare also its bodies' poses: fetched a few joints ahead.
+constexpr int kJointAhead = 4;
+void prefetchJoint(const Joint& j, const std::vector<Body>& bodies) {
+  const char* at = reinterpret_cast<const char*>(&j);
+  for (int line = 0; line < 5; ++line) __builtin_prefetch(at + 64 * line);
+  for (const int i : {j.a, j.b})
+    if (i >= 0) {
+      __builtin_prefetch(&bodies[static_cast<size_t>(i)].center);
+      __builtin_prefetch(&bodies[static_cast<size_t>(i)].rotation.z);
+    }
+}
+
+}  // namespace
+
 void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
                        const std::vector<SolverBody>& sbs, const Settings& s, Real h, bool warm) {
   invH_ = 1.0 / h;
@@ -331,7 +348,9 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
   active_.clear();
   reverse_ = false;
   touched_.clear();
-  for (int k = 0; k < static_cast<int>(joints_.size()); ++k) {
+  const int count = static_cast<int>(joints_.size());
+  for (int k = 0; k < count; ++k) {
+    if (k + kJointAhead < count) prefetchJoint(joints_[k + kJointAhead], bodies);
     Joint& j = joints_[k];
     if (!j.alive) continue;
     j.sa = j.a >= 0 ? bodyToSolver[j.a] : 0;
@@ -694,8 +713,13 @@ void JointSet::finish(std::vector<int>& broken) {
     wide_.store(joints_);
     wideLoaded_ = false;
   }
-  for (int k : active_) {
-    Joint& j = joints_[k];
+  const int count = static_cast<int>(active_.size());
+  for (int n = 0; n < count; ++n) {
+    if (n + kJointAhead < count) {
+      const char* at = reinterpret_cast<const char*>(&joints_[active_[n + kJointAhead]]);
+      for (int line = 0; line < 5; ++line) __builtin_prefetch(at + 64 * line, 1);
+    }
+    Joint& j = joints_[active_[n]];
     Vec3 force = j.linearImpulse, torque = j.angularImpulse;
     switch (j.type) {  // (a ball joint's frames are not kept: qA is read by the others only)
       case JointType::Hinge:
@@ -720,7 +744,7 @@ void JointSet::finish(std::vector<int>& broken) {
     j.reactionTorque = invH_ * torque;
     // (no length for an unbreakable joint: nothing exceeds an infinite break force)
     if (std::isfinite(j.breakForce) && glm::length(j.reactionForce) > j.breakForce)
-      broken.push_back(k);
+      broken.push_back(active_[n]);
   }
 }
 

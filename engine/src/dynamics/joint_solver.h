@@ -54,9 +54,12 @@ struct JointPose {
 };
 
 struct Joint {
-  // The first cache line holds what every pass over a ball-like joint reads: its kind, solver
-  // bodies, slot and point impulse. (Ball joints outside the exact groups, joint_grid's 19,701,
-  // are solved four to a row instead: joint_wide.h.)
+  // Laid out by who reads it. The first five cache lines hold what a step reads of every joint
+  // (prepare, the packing, finish: joint_grid walks 19,701 of them three times a step): kind,
+  // solver bodies, impulses, anchors, the step's solver state and the reaction. The first line
+  // holds what every pass over a ball-like joint reads: its kind, solver bodies, slot and point
+  // impulse. (Ball joints outside the exact groups, joint_grid's 19,701, are solved four to a
+  // row instead: joint_wide.h.)
   JointType type = JointType::Ball;
   bool alive = false;
   bool tree = false;   // this step: equality rows solved exactly in an acyclic group (joint_tree.h)
@@ -64,12 +67,25 @@ struct Joint {
   int slot = 0;        // index in the step's active joints (JointSet::poses_)
   int a = -1, b = -1;  // body indices; -1 the static world
   uint32_t generation = 0;
-  Vec3 linearImpulse{0.0};   // point (or slider perpendicular) rows, world, per substep
-  Vec3 angularImpulse{0.0};  // locked rotation rows, world, per substep
-  bool collideConnected = false;
-  Real breakForce = 0.0;
+  Vec3 linearImpulse{0.0};  // point (or slider perpendicular) rows, world, per substep
+  Real h = 0.0;             // substep of the accumulated impulses
   Vec3 localAnchorA{0.0}, localAnchorB{0.0};  // from the centre of mass, body axes (world: world)
-  Quat frameA{1.0, 0.0, 0.0, 0.0};            // joint frame (x: the axis) in body a's axes
+  Real breakForce = 0.0;
+  bool collideConnected = false;
+
+  // Solver state of the step.
+  Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
+  Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
+  Vec3 angularImpulse{0.0};     // locked rotation rows, world, per substep
+  Vec3 reactionForce{0.0};      // N, last step
+  Vec3 reactionTorque{0.0};     // N m, last step
+  Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
+  Quat qB{1.0, 0.0, 0.0, 0.0};
+  AxialImpulses axial;  // hinge, slider, distance (rigid in `spring` when a rod)
+  AxialImpulses twist;  // swing-twist: lower/upper twist, cone in `spring`
+
+  // The definition's other fields.
+  Quat frameA{1.0, 0.0, 0.0, 0.0};  // joint frame (x: the axis) in body a's axes
   Quat frameB{1.0, 0.0, 0.0, 0.0};
   JointMotor motor;
   JointLimits limits;
@@ -77,17 +93,6 @@ struct Joint {
   Real minLength = 0.0, maxLength = 0.0, restLength = 0.0;  // distance
   Real swing = 0.0;                                         // swing-twist cone, rad
   Real friction = 0.0;  // swing-twist: N m of dry friction (in angularImpulse, unused otherwise)
-
-  // Solver state of the step.
-  Vec3 rA{0.0}, rB{0.0};        // anchors from the centres, world axes, step start
-  Vec3 deltaCenter{0.0};        // centre b - centre a at the step start
-  Quat qA{1.0, 0.0, 0.0, 0.0};  // joint frames in world axes at the step start
-  Quat qB{1.0, 0.0, 0.0, 0.0};
-  Real h = 0.0;              // substep of the accumulated impulses
-  AxialImpulses axial;       // hinge, slider, distance (rigid in `spring` when a rod)
-  AxialImpulses twist;       // swing-twist: lower/upper twist, cone in `spring`
-  Vec3 reactionForce{0.0};   // N, last step
-  Vec3 reactionTorque{0.0};  // N m, last step
 };
 
 /// The joints of a World with their slots and generations.

@@ -116,6 +116,9 @@ inline void apply(const WideBallJoints::Row& c, const V& P, Velocities& A, Veloc
   B.w = B.w + c.invIB * cross(c.rB, P);
 }
 
+void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
+                const std::vector<SolverBody>& sb);
+
 }  // namespace
 
 void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<int>& members,
@@ -160,6 +163,9 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
       setLane(t.center, l, j ? j->deltaCenter : Vec3(0.0));
       setLane(r.impulse, l, j ? j->linearImpulse : Vec3(0.0));
     }
+    // The step's first pose (every solver body's motion is still dp = 0, dq = 1 until the
+    // positions are integrated), while the row and its bodies' lines are at hand.
+    updatePose(r, t, sb);
   };
   // The overflow's joints may share bodies: one to a row, before the colours.
   for (int i : graph_.overflow()) pack(&i, 1);
@@ -168,6 +174,7 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
     const int n = static_cast<int>(color.size());
     for (int i = 0; i < n; i += 4) pack(color.data() + i, std::min(4, n - i));
   }
+  posesStale_ = false;
 }
 
 namespace {
@@ -182,8 +189,8 @@ inline V rotate(const Lanes* q, const V& v) {
 // A row's anchors, gap and K^-1 at its bodies' current poses. Called by the first pass after the
 // bodies moved, row by row (the pass reads the same bodies' lines next): the poses do not change
 // between passes, so this is the value a separate loop before the pass would give.
-inline void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
-                       const std::vector<SolverBody>& sb) {
+void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
+                const std::vector<SolverBody>& sb) {
   Lanes qA[4], qB[4];
   V dpA, dpB;
   for (int l = 0; l < 4; ++l) {
