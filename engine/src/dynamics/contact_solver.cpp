@@ -265,7 +265,8 @@ void ContactSolver::push(int i) {
   s[13] = s[14] = s[15] = 0;
 }
 
-void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Body>& bodies,
+void ContactSolver::packLane(WideContact& c, WideCold& cold, int l, int mi,
+                             const std::vector<Body>& bodies,
                              const std::vector<Manifold>& manifolds, const Softness& soft) {
   const Manifold& m = manifolds[mi];
   const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
@@ -285,13 +286,14 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   setLane(c.t1, l, m.tangent1);
   setLane(c.t2, l, m.tangent2);
   c.friction[l] = m.friction;
-  c.restitution[l] = m.restitution;
+  cold.restitution[l] = m.restitution;
+  c.bounce = c.bounce || cold.restitution[l] != 0;
   c.biasRate[l] = soft.biasRate;
   c.massScale[l] = soft.massScale;
   c.impulseScale[l] = soft.impulseScale;
-  c.radiusA[l] = m.radiusA;
-  c.radiusB[l] = m.radiusB;
-  c.round = c.round || c.radiusA[l] > 0.0 || c.radiusB[l] > 0.0;
+  cold.radiusA[l] = m.radiusA;
+  cold.radiusB[l] = m.radiusB;
+  c.round = c.round || cold.radiusA[l] > 0.0 || cold.radiusB[l] > 0.0;
   // The anchors in world axes are those of the pose where the narrow phase found the points: a
   // recycled manifold (contact_update.h) keeps its lever arms as found, as it keeps its normal.
   // Otherwise that pose is the step's start (moving bodies carry their rotation matrix; the
@@ -313,11 +315,11 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
   if (laneLocked) {
     if (!c.locked) {
       for (int k = 0; k < kLanes; ++k)
-        setLane(c.freeA, k, Vec3(1.0)), setLane(c.freeB, k, Vec3(1.0));
+        setLane(cold.freeA, k, Vec3(1.0)), setLane(cold.freeB, k, Vec3(1.0));
       c.locked = true;
     }
-    setLane(c.freeA, l, sa.linearFree);
-    setLane(c.freeB, l, sb.linearFree);
+    setLane(cold.freeA, l, sa.linearFree);
+    setLane(cold.freeB, l, sb.linearFree);
   }
   const Vec3 dv = sb.v - sa.v;
   const Real perSubstep = 1.0 / substeps_;
@@ -341,7 +343,7 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
     p.normalMass[l] = kn > 0.0 ? 1.0 / kn : 0.0;
     p.normalImpulse[l] = warmStarting_ ? cp.normalImpulse * perSubstep : 0.0;
     p.totalImpulse[l] = 0.0;
-    p.relativeVelocity[l] = glm::dot(dv + glm::cross(sb.w, rB) - glm::cross(sa.w, rA), n);
+    cold.relativeVelocity[k][l] = glm::dot(dv + glm::cross(sb.w, rB) - glm::cross(sa.w, rA), n);
   }
   rAc /= static_cast<Real>(count);
   rBc /= static_cast<Real>(count);
@@ -391,13 +393,13 @@ void ContactSolver::packLane(WideContact& c, int l, int mi, const std::vector<Bo
     const Real detR = kr00 * kr11 - kr01 * kr01;
     if (detR > 0.0) {
       c.rolling = true;
-      c.rollingResistance[l] = m.rollingResistance;
-      c.rollingMass[0][l] = kr11 / detR;
-      c.rollingMass[1][l] = -kr01 / detR;
-      c.rollingMass[2][l] = kr00 / detR;
+      cold.rollingResistance[l] = m.rollingResistance;
+      cold.rollingMass[0][l] = kr11 / detR;
+      cold.rollingMass[1][l] = -kr01 / detR;
+      cold.rollingMass[2][l] = kr00 / detR;
       if (warmStarting_) {
-        c.rollingImpulse[0][l] = m.rollingImpulse[0] * perSubstep;
-        c.rollingImpulse[1][l] = m.rollingImpulse[1] * perSubstep;
+        cold.rollingImpulse[0][l] = m.rollingImpulse[0] * perSubstep;
+        cold.rollingImpulse[1][l] = m.rollingImpulse[1] * perSubstep;
       }
     }
   }
@@ -498,20 +500,24 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
   colorRows_.push_back(rowCount_);
-  if (rows_.size() < static_cast<size_t>(rowCount_)) rows_.resize(static_cast<size_t>(rowCount_));
+  if (rows_.size() < static_cast<size_t>(rowCount_)) {
+    rows_.resize(static_cast<size_t>(rowCount_));
+    cold_.resize(rows_.size());
+  }
   if (s.solver.velocityIterations > 1 && separations_.size() < rows_.size() * 4)
     separations_.resize(rows_.size() * 4);
   // A row is cleared as WideContact{} would (every member's default is zero) but for the points
-  // past its point count, which no pass reads: a sphere heap's rows have one point of four, and
-  // clearing the other three was a third of each row's 1.7 kB.
+  // past its point count (last in the row), which no pass reads: a sphere heap's rows have one
+  // point of four. Its cold part is cleared whole.
   static_assert(std::is_trivially_copyable_v<WideContact> &&
-                std::is_standard_layout_v<WideContact>);
+                std::is_standard_layout_v<WideContact> &&
+                offsetof(WideContact, p) + sizeof(WideContact::p) == sizeof(WideContact));
+  static_assert(std::is_trivially_copyable_v<WideCold>);
   auto clearRow = [&](int r) {
     WideContact& c = rows_[r];
-    char* bytes = reinterpret_cast<char*>(&c);
-    const size_t pointsEnd = offsetof(WideContact, p) + sizeof(WideContact::p);
-    std::memset(bytes, 0, offsetof(WideContact, p) + sizeof(WidePoint) * rowPoints_[r]);
-    std::memset(bytes + pointsEnd, 0, sizeof(WideContact) - pointsEnd);
+    std::memset(static_cast<void*>(&c), 0,
+                offsetof(WideContact, p) + sizeof(WidePoint) * rowPoints_[r]);
+    std::memset(static_cast<void*>(&cold_[r]), 0, sizeof(WideCold));
     for (int l = 0; l < kLanes; ++l) {
       c.manifold[l] = -1;
       if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
@@ -529,7 +535,8 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   auto pack = [&](int r, int l, int ci) {
     const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
                        solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-    packLane(rows_[r], l, constraintManifold_[ci], bodies, manifolds, stiff ? hard : soft);
+    packLane(rows_[r], cold_[r], l, constraintManifold_[ci], bodies, manifolds,
+             stiff ? hard : soft);
   };
   const int rows = rowCount_;
   if (!tasks_) {
@@ -691,6 +698,7 @@ inline __attribute__((always_inline)) Vec relativeSpin(const WideBody& A, const 
 
 template <Still still>
 void ContactSolver::warmStart(WideContact& c) {
+  const WideCold& cold = coldOf(c);
   WideBody A{}, B{};
   if constexpr (still != Still::A) A = gather<2>(states_.data(), c.a);
   if constexpr (still != Still::B) B = gather<2>(states_.data(), c.b);
@@ -700,7 +708,7 @@ void ContactSolver::warmStart(WideContact& c) {
   angularA = angularA + twist;
   angularB = angularB + twist;
   if (c.rolling) {
-    const Vec rolling = c.rollingImpulse[0] * c.t1 + c.rollingImpulse[1] * c.t2;
+    const Vec rolling = cold.rollingImpulse[0] * c.t1 + cold.rollingImpulse[1] * c.t2;
     angularA = angularA + rolling;
     angularB = angularB + rolling;
   }
@@ -712,12 +720,12 @@ void ContactSolver::warmStart(WideContact& c) {
     if constexpr (still != Still::B) angularB = angularB + cross(p.rB, Pn);
   }
   if constexpr (still != Still::A) {
-    A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
+    A.v = A.v - c.invMassA * freeOf(c, P, cold.freeA);
     A.w = A.w - c.invIA * angularA;
     scatter(states_.data(), c.a, c.writeA, A);
   }
   if constexpr (still != Still::B) {
-    B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
+    B.v = B.v + c.invMassB * freeOf(c, P, cold.freeB);
     B.w = B.w + c.invIB * angularB;
     scatter(states_.data(), c.b, c.writeB, B);
   }
@@ -725,6 +733,7 @@ void ContactSolver::warmStart(WideContact& c) {
 
 template <bool useBias, bool friction, ContactSolver::Separation separation, Still still>
 void ContactSolver::solve(WideContact& c, bool reverse) {
+  WideCold& cold = coldOf(c);
   constexpr bool measure = separation != Separation::Kept;
   // Kept separations need only the velocities.
   constexpr int quarters = measure ? 4 : 2;
@@ -741,11 +750,11 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
   // Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
   auto apply = [&](const Vec& P, const Vec& armA, const Vec& armB) {
     if constexpr (still != Still::A) {
-      A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
+      A.v = A.v - c.invMassA * freeOf(c, P, cold.freeA);
       A.w = A.w - c.invIA * cross(armA, P);
     }
     if constexpr (still != Still::B) {
-      B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
+      B.v = B.v + c.invMassB * freeOf(c, P, cold.freeB);
       B.w = B.w + c.invIB * cross(armB, P);
     }
   };
@@ -774,7 +783,7 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
         still == Still::A ? dot(c.normal, c.normal) : dot(c.normal, rotate(A.dq, c.normal));
     const Wide turnB =
         still == Still::B ? dot(c.normal, c.normal) : dot(c.normal, rotate(B.dq, c.normal));
-    roundness = c.radiusA * (turnA - one) + c.radiusB * (turnB - one);
+    roundness = cold.radiusA * (turnA - one) + cold.radiusB * (turnB - one);
   }
   Wide total = zeroW;
   for (int kk = 0; kk < c.points; ++kk) {
@@ -816,12 +825,12 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     if (c.rolling) {
       const Vec wr = relativeSpin<still>(A, B);
       const Wide w1 = dot(wr, c.t1), w2 = dot(wr, c.t2);
-      const Wide old1 = c.rollingImpulse[0], old2 = c.rollingImpulse[1];
-      Wide n1 = old1 - (c.rollingMass[0] * w1 + c.rollingMass[1] * w2);
-      Wide n2 = old2 - (c.rollingMass[1] * w1 + c.rollingMass[2] * w2);
-      clampToDisc(n1, n2, c.rollingResistance * total);
-      c.rollingImpulse[0] = n1;
-      c.rollingImpulse[1] = n2;
+      const Wide old1 = cold.rollingImpulse[0], old2 = cold.rollingImpulse[1];
+      Wide n1 = old1 - (cold.rollingMass[0] * w1 + cold.rollingMass[1] * w2);
+      Wide n2 = old2 - (cold.rollingMass[1] * w1 + cold.rollingMass[2] * w2);
+      clampToDisc(n1, n2, cold.rollingResistance * total);
+      cold.rollingImpulse[0] = n1;
+      cold.rollingImpulse[1] = n2;
       const Vec L = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
       applyAngular(L);
     }
@@ -855,7 +864,8 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
 
 template <Still still>
 void ContactSolver::restitution(WideContact& c) {
-  if (!anyNonZero(c.restitution)) return;
+  if (!c.bounce) return;  // every lane's restitution is 0
+  const WideCold& cold = coldOf(c);
   WideBody A{}, B{};
   if constexpr (still != Still::A) A = gather<2>(states_.data(), c.a);
   if constexpr (still != Still::B) B = gather<2>(states_.data(), c.b);
@@ -863,22 +873,22 @@ void ContactSolver::restitution(WideContact& c) {
   // Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
   auto apply = [&](const Vec& P, const Vec& armA, const Vec& armB) {
     if constexpr (still != Still::A) {
-      A.v = A.v - c.invMassA * freeOf(c, P, c.freeA);
+      A.v = A.v - c.invMassA * freeOf(c, P, cold.freeA);
       A.w = A.w - c.invIA * cross(armA, P);
     }
     if constexpr (still != Still::B) {
-      B.v = B.v + c.invMassB * freeOf(c, P, c.freeB);
+      B.v = B.v + c.invMassB * freeOf(c, P, cold.freeB);
       B.w = B.w + c.invIB * cross(armB, P);
     }
   };
   for (int k = 0; k < c.points; ++k) {
     WidePoint& p = c.p[k];
     // Only points that approached faster than the threshold and carried load bounce.
-    const Mask bounce = (p.relativeVelocity < threshold) & (p.totalImpulse > zeroW);
+    const Mask bounce = (cold.relativeVelocity[k] < threshold) & (p.totalImpulse > zeroW);
     const Vec vr = relativeVelocity<still>(A, p.rA, B, p.rB);
     const Wide vn = dot(vr, c.normal);
-    const Wide next =
-        max(p.normalImpulse - p.normalMass * (vn + c.restitution * p.relativeVelocity), zeroW);
+    const Wide next = max(
+        p.normalImpulse - p.normalMass * (vn + cold.restitution * cold.relativeVelocity[k]), zeroW);
     const Wide d = select(bounce, next - p.normalImpulse, zeroW);
     p.normalImpulse = p.normalImpulse + d;
     const Vec P = d * c.normal;
@@ -910,8 +920,9 @@ void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
       m.frictionImpulse[1] = substeps * c.frictionImpulse[1][l];
       m.twistImpulse = substeps * c.twistImpulse[l];
       if (c.rolling) {
-        m.rollingImpulse[0] = static_cast<float>(substeps * c.rollingImpulse[0][l]);
-        m.rollingImpulse[1] = static_cast<float>(substeps * c.rollingImpulse[1][l]);
+        const WideCold& cold = cold_[static_cast<size_t>(r)];
+        m.rollingImpulse[0] = static_cast<float>(substeps * cold.rollingImpulse[0][l]);
+        m.rollingImpulse[1] = static_cast<float>(substeps * cold.rollingImpulse[1][l]);
       }
       for (int k = 0; k < m.pointCount; ++k)
         m.points[k].normalImpulse = substeps * c.p[k].normalImpulse[l];

@@ -95,16 +95,18 @@ class ContactSolver {
   void setStillKernels(bool on) { stillKernels_ = on; }
 
  private:
-  // One contact point of four constraints.
+  // One contact point of four constraints: what every pass of every row reads.
   struct WidePoint {
-    wide::Vec rA, rB;             ///< m, anchors relative to the centres at the step's start
-    wide::Wide baseSeparation;    ///< m, separation minus dot(rB - rA, n) at the step's start
-    wide::Wide normalMass;        ///< 1 / (J M^-1 J^T); 0 in lanes without this point
-    wide::Wide normalImpulse;     ///< N s per substep, accumulated, warm started
-    wide::Wide totalImpulse;      ///< N s, summed over the step (did the point carry load?)
-    wide::Wide relativeVelocity;  ///< m/s, normal speed at the step's start (restitution)
+    wide::Vec rA, rB;           ///< m, anchors relative to the centres at the step's start
+    wide::Wide baseSeparation;  ///< m, separation minus dot(rB - rA, n) at the step's start
+    wide::Wide normalMass;      ///< 1 / (J M^-1 J^T); 0 in lanes without this point
+    wide::Wide normalImpulse;   ///< N s per substep, accumulated, warm started
+    wide::Wide totalImpulse;    ///< N s, summed over the step (did the point carry load?)
   };
-  // Four contact constraints (manifolds), one per lane; lanes past `lanes` are empty.
+  // Four contact constraints (manifolds), one per lane; lanes past `lanes` are empty. The hot
+  // part: what the warm start, solve, relax and store passes stream through for every row (1360
+  // bytes; a box pyramid's rows need nothing else). What only some rows use is in the row's
+  // WideCold, read where a flag here says so.
   struct WideContact {
     int a[wide::kLanes], b[wide::kLanes];  ///< solver bodies
     int manifold[wide::kLanes];            ///< -1 in an empty lane
@@ -117,33 +119,39 @@ class ContactSolver {
     /// a sleeping body, an empty lane): the row runs a kernel that neither gathers nor updates
     /// that side (see Still).
     Still still = Still::None;
+    // Which parts of the row's WideCold its passes read (in the first line's padding).
+    bool round = false;    ///< some lane has a radius (WideCold::radiusA, radiusB)
+    bool rolling = false;  ///< some lane has rolling resistance (WideCold::rolling*)
+    bool locked = false;   ///< some lane has a locked translation axis (WideCold::freeA, freeB)
+    bool bounce = false;   ///< some lane's restitution is not 0 (the restitution pass runs)
     wide::Wide invMassA, invMassB;
     wide::Sym invIA, invIB;
     wide::Vec normal, t1, t2;
     wide::Vec centerA, centerB;  ///< m, the friction anchor (mean of the points) on each body
     wide::Wide tangentMass[3];   ///< inverse 2x2 tangent K: xx, xy, yy
     wide::Wide twistMass, twistArm;
-    wide::Wide friction, restitution;
+    wide::Wide friction;
     wide::Wide biasRate, massScale, impulseScale;
     wide::Wide frictionImpulse[2], twistImpulse;
+    WidePoint p[4];  ///< last: a row clears and reads only its first `points`
+  };
+  // The rare part of row r's contacts (cold_[r]): zero unless a lane uses it.
+  struct WideCold {
+    wide::Wide restitution;
+    wide::Wide relativeVelocity[4];  ///< m/s, per point: normal speed at the step's start
     /// m, each lane's shapes' round radii (spheres, capsules; 0 for hulls). A round surface
     /// does not move as its body turns: the separation follows the core (see solve).
     wide::Wide radiusA, radiusB;
-    bool round = false;  ///< some lane has a radius
-    WidePoint p[4];
     /// Rolling resistance (Manifold::rollingResistance, m): an angular row on the relative spin
     /// about t1 and t2, its impulse clamped to the disc of radius resistance * load. Rows with no
-    /// rolling lane skip it (and keep every bit of a world without rolling resistance); last, so
-    /// the fields every row reads keep their places.
+    /// rolling lane skip it (and keep every bit of a world without rolling resistance).
     wide::Wide rollingResistance;
     wide::Wide rollingMass[3];  ///< inverse 2x2 angular K on t1, t2: xx, xy, yy
     wide::Wide rollingImpulse[2];
-    bool rolling = false;
     /// Locked translation axes (BodyDef::lockTranslation): per lane, 1 where each body may move
     /// and 0 where not, multiplied into every linear impulse the row gives the body. Rows with
     /// no locked lane skip it (and keep every bit).
     wide::Vec freeA, freeB;
-    bool locked = false;
   };
 
   // Turns the still side's anchors of row c by the identity rotation, as the general kernel
@@ -157,8 +165,9 @@ class ContactSolver {
   void prepareBody(const std::vector<Body>& bodies, int si);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
-  void packLane(WideContact& c, int lane, int manifold, const std::vector<Body>& bodies,
-                const std::vector<Manifold>& manifolds, const Softness& soft);
+  void packLane(WideContact& c, WideCold& cold, int lane, int manifold,
+                const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
+                const Softness& soft);
   // The double velocities in solverBodies_ stay the step's own; the rows work on states_. After
   // a push the state holds the lane-rounded velocities and motion; a pull adds what the rows
   // changed since (the state minus the rounded value pushed), so a body no row touched keeps its
@@ -185,6 +194,7 @@ class ContactSolver {
   template <Still still>
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
+  WideCold& coldOf(const WideContact& c) { return cold_[static_cast<size_t>(&c - rows_.data())]; }
   // Runs f(i) for i in [begin, end): in parallel on tasks_ when there are at least 2 * minGrain,
   // else serially.
   template <class F>
@@ -209,6 +219,7 @@ class ContactSolver {
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
   std::vector<WideContact> rows_;        ///< the step's are the first rowCount_
+  std::vector<WideCold> cold_;           ///< per row: its rare part
   std::vector<wide::Wide> separations_;  ///< per row and point: kept by Separation::MeasureKeep
   int rowCount_ = 0;
   std::vector<int> colorRows_;   ///< colour c's rows are [colorRows_[c], colorRows_[c + 1])
