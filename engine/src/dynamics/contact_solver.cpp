@@ -682,6 +682,21 @@ inline __attribute__((always_inline)) Vec relativeVelocity(const WideBody& A, co
   }
 }
 
+// Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
+template <Still still, class Row, class Cold>
+inline __attribute__((always_inline)) void applyImpulse(const Row& c, const Cold& cold, WideBody& A,
+                                                        WideBody& B, const Vec& P, const Vec& armA,
+                                                        const Vec& armB) {
+  if constexpr (still != Still::A) {
+    A.v = A.v - c.invMassA * freeOf(c, P, cold.freeA);
+    A.w = A.w - c.invIA * cross(armA, P);
+  }
+  if constexpr (still != Still::B) {
+    B.v = B.v + c.invMassB * freeOf(c, P, cold.freeB);
+    B.w = B.w + c.invIB * cross(armB, P);
+  }
+}
+
 // wB - wA, as above.
 template <Still still>
 inline __attribute__((always_inline)) Vec relativeSpin(const WideBody& A, const WideBody& B) {
@@ -747,16 +762,8 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
   const Wide biasRate = useBias ? c.biasRate : zeroW;
   const Wide massScale = useBias ? c.massScale : one;
   const Wide impulseScale = useBias ? c.impulseScale : zeroW;
-  // Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
   auto apply = [&](const Vec& P, const Vec& armA, const Vec& armB) {
-    if constexpr (still != Still::A) {
-      A.v = A.v - c.invMassA * freeOf(c, P, cold.freeA);
-      A.w = A.w - c.invIA * cross(armA, P);
-    }
-    if constexpr (still != Still::B) {
-      B.v = B.v + c.invMassB * freeOf(c, P, cold.freeB);
-      B.w = B.w + c.invIB * cross(armB, P);
-    }
+    applyImpulse<still>(c, cold, A, B, P, armA, armB);
   };
   auto applyAngular = [&](const Vec& L) {
     if constexpr (still != Still::A) A.w = A.w - c.invIA * L;
@@ -870,16 +877,8 @@ void ContactSolver::restitution(WideContact& c) {
   if constexpr (still != Still::A) A = gather<2>(states_.data(), c.a);
   if constexpr (still != Still::B) B = gather<2>(states_.data(), c.b);
   const Wide zeroW = zero(), threshold = splat(-restitutionThreshold_);
-  // Impulse P at the anchors armA, armB: A takes -P, B +P; the still side takes nothing.
   auto apply = [&](const Vec& P, const Vec& armA, const Vec& armB) {
-    if constexpr (still != Still::A) {
-      A.v = A.v - c.invMassA * freeOf(c, P, cold.freeA);
-      A.w = A.w - c.invIA * cross(armA, P);
-    }
-    if constexpr (still != Still::B) {
-      B.v = B.v + c.invMassB * freeOf(c, P, cold.freeB);
-      B.w = B.w + c.invIB * cross(armB, P);
-    }
+    applyImpulse<still>(c, cold, A, B, P, armA, armB);
   };
   for (int k = 0; k < c.points; ++k) {
     WidePoint& p = c.p[k];
