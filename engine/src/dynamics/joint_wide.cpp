@@ -11,7 +11,7 @@
 
 // Lanes are passed by value between inline functions; GCC notes that the ABI of a 32-byte vector
 // argument differs with and without AVX. Nothing here crosses a non-inline call.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__)  // GCC and Clang (both name the warning -Wpsabi)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
