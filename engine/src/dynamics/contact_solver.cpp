@@ -43,15 +43,26 @@ using namespace wide;
 
 namespace {
 
-// Scales the accumulated 2D impulse (n1, n2) back onto the disc of radius `limit` (friction on
-// the two tangents, rolling resistance on the spin about them).
-inline __attribute__((always_inline)) void clampToDisc(Wide& n1, Wide& n2, const Wide& limit) {
+// One disc-limited 2x2 block (friction on the two tangents t1, t2; rolling resistance on the spin
+// about them): the accumulated impulse less `mass` (inverse 2x2 K: xx, xy, yy) times the relative
+// speeds (u1, u2), scaled back onto the disc of radius `limit` and stored; returns its change as a
+// vector along t1 and t2.
+inline __attribute__((always_inline)) Vec discImpulse(Wide (&impulse)[2], const Wide (&mass)[3],
+                                                      const Wide& u1, const Wide& u2,
+                                                      const Wide& limit, const Vec& t1,
+                                                      const Vec& t2) {
+  const Wide old1 = impulse[0], old2 = impulse[1];
+  Wide n1 = old1 - (mass[0] * u1 + mass[1] * u2);
+  Wide n2 = old2 - (mass[1] * u1 + mass[2] * u2);
   const Wide len2 = n1 * n1 + n2 * n2;
   const Wide scale =
       select(len2 > limit * limit, limit / wide::sqrt(max(len2, Wide{kTiny, kTiny, kTiny, kTiny})),
              splat(1.0));
   n1 = scale * n1;
   n2 = scale * n2;
+  impulse[0] = n1;
+  impulse[1] = n2;
+  return (n1 - old1) * t1 + (n2 - old2) * t2;
 }
 
 // A linear impulse as body A (or B) of row `c` takes it: with locked translation axes (a row with
@@ -831,15 +842,8 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     // steps).
     if (c.rolling) {
       const Vec wr = relativeSpin<still>(A, B);
-      const Wide w1 = dot(wr, c.t1), w2 = dot(wr, c.t2);
-      const Wide old1 = cold.rollingImpulse[0], old2 = cold.rollingImpulse[1];
-      Wide n1 = old1 - (cold.rollingMass[0] * w1 + cold.rollingMass[1] * w2);
-      Wide n2 = old2 - (cold.rollingMass[1] * w1 + cold.rollingMass[2] * w2);
-      clampToDisc(n1, n2, cold.rollingResistance * total);
-      cold.rollingImpulse[0] = n1;
-      cold.rollingImpulse[1] = n2;
-      const Vec L = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
-      applyAngular(L);
+      applyAngular(discImpulse(cold.rollingImpulse, cold.rollingMass, dot(wr, c.t1), dot(wr, c.t2),
+                               cold.rollingResistance * total, c.t1, c.t2));
     }
     // Twist about the normal, limited by mu * load * arm.
     {
@@ -854,14 +858,8 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
     // Both tangents at the centre, clamped to the disc of radius mu * load.
     {
       const Vec vr = relativeVelocity<still>(A, c.centerA, B, c.centerB);
-      const Wide v1 = dot(vr, c.t1), v2 = dot(vr, c.t2);
-      const Wide old1 = c.frictionImpulse[0], old2 = c.frictionImpulse[1];
-      Wide n1 = old1 - (c.tangentMass[0] * v1 + c.tangentMass[1] * v2);
-      Wide n2 = old2 - (c.tangentMass[1] * v1 + c.tangentMass[2] * v2);
-      clampToDisc(n1, n2, c.friction * total);
-      c.frictionImpulse[0] = n1;
-      c.frictionImpulse[1] = n2;
-      const Vec P = (n1 - old1) * c.t1 + (n2 - old2) * c.t2;
+      const Vec P = discImpulse(c.frictionImpulse, c.tangentMass, dot(vr, c.t1), dot(vr, c.t2),
+                                c.friction * total, c.t1, c.t2);
       apply(P, c.centerA, c.centerB);
     }
   }
