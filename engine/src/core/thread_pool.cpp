@@ -9,7 +9,6 @@
 #include "tumble/task.h"
 
 namespace tumble {
-
 namespace {
 thread_local bool tInsideLoop = false;  // a parallelFor from inside a chunk runs inline
 thread_local int tWorker = 0;           // ... with the worker id of the chunk that called it
@@ -41,7 +40,11 @@ struct ThreadPool::State {
   int chunks = 0;
 
   alignas(64) std::atomic<uint64_t> state{0};
-  alignas(64) std::atomic<int> next{0};
+  struct alignas(64) Cursor {
+    std::atomic<int> next{0};
+    int end = 0;
+  };
+  std::unique_ptr<Cursor[]> cursors;
   alignas(64) std::atomic<bool> stop{false};
 
   std::mutex mutex;
@@ -53,15 +56,23 @@ struct ThreadPool::State {
     return (s & kOpen) != 0 && generation(s) != seen;
   }
 
+  // Chunk claiming with affinity: the chunks are split into one contiguous range per worker;
+  // each worker runs its own range first, then takes what is left of the others' ranges. A loop
+  // over the same (count, grain) thus gives each worker the same chunks as last time (the solver
+  // passes over a colour's rows, the narrow phase's pairs from step to step), so the rows and
+  // pairs stay in that core's cache; a worker that is late or asleep has its range taken.
   void runChunks(int worker) {
     const bool inside = tInsideLoop;
     tInsideLoop = true;
-    for (;;) {
-      const int k = next.fetch_add(1, std::memory_order_relaxed);
-      if (k >= chunks) break;
-      const int begin = k * grain;
-      tWorker = worker;
-      fn(begin, std::min(count, begin + grain), worker, context);
+    for (int i = 0; i < threads; ++i) {
+      Cursor& c = cursors[(worker + i) % threads];
+      for (;;) {
+        const int k = c.next.fetch_add(1, std::memory_order_relaxed);
+        if (k >= c.end) break;
+        const int begin = k * grain;
+        tWorker = worker;
+        fn(begin, std::min(count, begin + grain), worker, context);
+      }
     }
     tInsideLoop = inside;
   }
@@ -103,6 +114,7 @@ struct ThreadPool::State {
 
 ThreadPool::ThreadPool(int threads) : state_(std::make_unique<State>()) {
   state_->threads = std::max(1, threads);
+  state_->cursors = std::make_unique<State::Cursor[]>(static_cast<size_t>(state_->threads));
   for (int w = 1; w < state_->threads; ++w)
     state_->workers.emplace_back([s = state_.get(), w] { s->workerLoop(w); });
 }
@@ -138,7 +150,11 @@ void ThreadPool::parallelFor(int count, int grain, RangeFn fn, void* context) {
   s.count = count;
   s.grain = grain;
   s.chunks = (count + grain - 1) / grain;
-  s.next.store(0, std::memory_order_relaxed);
+  for (int w = 0; w < s.threads; ++w) {
+    const int first = static_cast<int>(static_cast<int64_t>(s.chunks) * w / s.threads);
+    s.cursors[w].next.store(first, std::memory_order_relaxed);
+    s.cursors[w].end = static_cast<int>(static_cast<int64_t>(s.chunks) * (w + 1) / s.threads);
+  }
   // The last loop closed with nobody inside, so the word is (generation, closed, 0).
   const uint64_t generation = State::generation(s.state.load(std::memory_order_relaxed)) + 1u;
   s.state.store((static_cast<uint64_t>(generation & 0xffffffffu) << 32) | State::kOpen,
