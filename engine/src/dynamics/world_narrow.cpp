@@ -6,6 +6,7 @@
 // On one thread one loop does it all. The result is the serial loop's, bit for bit, at any
 // thread count.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "dynamics/body_cores.h"
@@ -21,6 +22,8 @@ namespace {
 // clipping), so a chunk is long against the pool's 1-2 us per loop and there are enough chunks to
 // even the load.
 constexpr int kPairGrain = 256;
+static_assert(kPairGrain ==
+              64 * static_cast<int>(std::tuple_size_v<decltype(NarrowChunk::attention)>));
 
 bool needsWork(NarrowJob::Kind k) {
   return k == NarrowJob::Kind::Convex || k == NarrowJob::Kind::Children;
@@ -39,6 +42,19 @@ void add(NarrowPhaseCounters& to, const NarrowPhaseCounters& c) {
 
 bool active(const Body& b) {
   return b.isDynamic() && b.awake;
+}
+
+// Whether the serial merge has anything to do for a job decided before any wake of this step (a
+// job after a wake is checked again whatever this says): a pair of last step gone touching before
+// it (an end event), a touch beginning or ending, the cross-check (its sequence numbers follow the
+// pairs), or a wake (the job keeps points and one of its bodies is dynamic and asleep).
+bool needsMerge(const NarrowJob& job, bool crosscheck) {
+  if (job.goneTouching) return true;
+  if (job.kind == NarrowJob::Kind::Asleep) return false;
+  if (job.touching != job.was) return true;
+  if (!needsWork(job.kind)) return false;
+  return crosscheck ||
+         (job.count > 0 && ((job.dynamicA && !job.activeA) || (job.dynamicB && !job.activeB)));
 }
 
 }  // namespace
@@ -342,6 +358,8 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
   const std::vector<std::pair<int, int>>& keys = pairKeys_;
   NarrowScratch& ns = narrow_;
   ns.jobs.resize(keys.size());
+  ns.chunks.resize((keys.size() + kPairGrain - 1) / kPairGrain);
+  const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
   const size_t workers = static_cast<size_t>(tasks->workerCount());
   if (ns.childContacts.size() < workers) ns.childContacts.resize(workers);
   if (ns.results.size() < ns.jobs.size()) ns.results.resize(ns.jobs.size());
@@ -360,6 +378,11 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
                                      return keyOf(p) <= keys[static_cast<size_t>(begin) - 1];
                                    }) -
               pairs_.begin());
+        NarrowChunk& chunk = ns.chunks[static_cast<size_t>(begin / kPairGrain)];
+        chunk.attention = {};
+        chunk.pairs = 0;
+        chunk.manifolds = 0;
+        chunk.oldBegin = static_cast<int>(oi);
         for (int k = begin; k < end; ++k) {
           NarrowJob& job = ns.jobs[k];
           job.a = keys[k].first;
@@ -384,7 +407,16 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
             collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
           }
           measureJob(job, r);
+          if (job.kind != NarrowJob::Kind::Asleep || job.oldPair >= 0) {
+            ++chunk.pairs;
+            chunk.manifolds += job.count;
+          }
+          if (needsMerge(job, crosscheck)) {
+            const int j = k - begin;
+            chunk.attention[static_cast<size_t>(j / 64)] |= uint64_t{1} << (j % 64);
+          }
         }
+        chunk.oldEnd = static_cast<int>(oi);
       });
 }
 
@@ -440,17 +472,13 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
   ns.late.clear();
   const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
   bool woken = false;  // until a body is woken, every job's awake flags are still the bodies'
-  int pairCount = 0, manifoldCount = 0;
-  size_t oi = 0;
-  for (size_t k = 0; k < ns.jobs.size(); ++k) {
+  // One job as the serial loop meets it; oi: the first of last step's pairs after the job before.
+  auto visit = [&](size_t k, size_t oi) {
     NarrowJob& job = ns.jobs[k];
     NarrowResult& r = ns.results[k];
     // Last step's pairs gone before this one: only a touching one makes an event.
     if (job.goneTouching)
-      while (oi < static_cast<size_t>(job.oldBegin)) pairGone(pairs_[oi++]);
-    oi = static_cast<size_t>(job.oldBegin);
-    const ContactPair* oldPair = nullptr;
-    if (job.oldPair >= 0) oldPair = &pairs_[job.oldPair], oi = static_cast<size_t>(job.oldPair) + 1;
+      for (; oi < static_cast<size_t>(job.oldBegin); ++oi) pairGone(pairs_[oi]);
     if (woken && (active(bodies_[job.a]) != job.activeA || active(bodies_[job.b]) != job.activeB)) {
       const NarrowJob before = job;
       classifyPair(job, h, s);
@@ -467,17 +495,10 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
       }
       measureJob(job, r);
     }
-    job.pair = -1;
-    if (job.kind == NarrowJob::Kind::Asleep) {
-      if (oldPair) job.pair = pairCount++, job.first = manifoldCount, manifoldCount += job.count;
-      continue;
-    }
-    job.pair = pairCount++;
-    job.first = manifoldCount;
-    manifoldCount += job.count;
+    if (job.kind == NarrowJob::Kind::Asleep) return;
     if (job.touching != job.was)
       touchEvent(idAt(job.a), idAt(job.b), job.was, job.touching, jobManifolds(job, r), job.count);
-    if (!needsWork(job.kind)) continue;
+    if (!needsWork(job.kind)) return;
     const Body& A = bodies_[job.a];
     const Body& B = bodies_[job.b];
     if (crosscheck) {
@@ -498,15 +519,61 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
       if (woken ? B.isDynamic() && !B.awake : job.dynamicB && !job.activeB)
         wakeBody(job.b), woken = true;
     }
+  };
+  // The first of last step's pairs after job k (its own, or the first above its key).
+  auto after = [&](size_t k) {
+    const NarrowJob& job = ns.jobs[k];
+    return static_cast<size_t>(job.oldPair >= 0 ? job.oldPair + 1 : job.oldBegin);
+  };
+  // Chunk by chunk: before the first wake of the step nothing changes a job, so only the jobs the
+  // parallel pass flagged are visited and the chunk keeps the counts that pass found; from the
+  // first wake on, every job is checked again and the chunk's counts are taken anew.
+  const size_t keys = ns.jobs.size();
+  int pairCount = 0, manifoldCount = 0;
+  for (size_t c = 0; c < ns.chunks.size(); ++c) {
+    NarrowChunk& chunk = ns.chunks[c];
+    chunk.basePair = pairCount;
+    chunk.baseManifold = manifoldCount;
+    const size_t begin = c * kPairGrain;
+    const size_t n = std::min(keys - begin, static_cast<size_t>(kPairGrain));
+    auto from = [&](size_t j) {
+      return j == 0 ? static_cast<size_t>(chunk.oldBegin) : after(begin + j - 1);
+    };
+    size_t j = 0;
+    while (!woken && j < n) {
+      const uint64_t bits = chunk.attention[j / 64] >> (j % 64);
+      if (bits == 0) {
+        j = (j / 64 + 1) * 64;
+        continue;
+      }
+      j += static_cast<size_t>(std::countr_zero(bits));
+      visit(begin + j, from(j));
+      ++j;
+    }
+    if (woken) {
+      for (; j < n; ++j) visit(begin + j, from(j));
+      chunk.pairs = 0;
+      chunk.manifolds = 0;
+      for (size_t k = begin; k < begin + n; ++k) {
+        const NarrowJob& job = ns.jobs[k];
+        if (job.kind != NarrowJob::Kind::Asleep || job.oldPair >= 0) {
+          ++chunk.pairs;
+          chunk.manifolds += job.count;
+        }
+      }
+    }
+    pairCount += chunk.pairs;
+    manifoldCount += chunk.manifolds;
   }
-  for (; oi < pairs_.size(); ++oi) pairGone(pairs_[oi]);
+  for (size_t oi = ns.chunks.empty() ? 0 : static_cast<size_t>(ns.chunks.back().oldEnd);
+       oi < pairs_.size(); ++oi)
+    pairGone(pairs_[oi]);
 
   std::vector<ContactPair>& nextPairs = nextPairs_;
   std::vector<Manifold>& next = nextManifolds_;
   // Grown ahead of need (a reallocation would copy every entry on the frame where the pair count
   // jumps); resize constructs only the entries beyond the list's last size, and every entry is
   // written below.
-  const size_t keys = ns.jobs.size();
   if (nextPairs.capacity() < keys) nextPairs.reserve(std::max(2 * keys, 12 * bodies_.size()));
   if (next.capacity() < static_cast<size_t>(manifoldCount))
     next.reserve(std::max(keys, 6 * bodies_.size()));
@@ -519,9 +586,18 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
   parallelFor(tasks, static_cast<int>(keys), kPairGrain, [&](int begin, int end, int) {
     NarrowPhaseCounters& chunkCounters = ns.chunkCounters[static_cast<size_t>(begin / kPairGrain)];
     int& chunkRecycled = ns.chunkRecycled[static_cast<size_t>(begin / kPairGrain)];
+    // Each kept pair's place in the new lists, from the chunk's first (the merge's count).
+    const NarrowChunk& chunk = ns.chunks[static_cast<size_t>(begin / kPairGrain)];
+    int pair = chunk.basePair, manifold = chunk.baseManifold;
     for (int k = begin; k < end; ++k) {
-      const NarrowJob& job = ns.jobs[k];
-      if (job.pair < 0) continue;
+      NarrowJob& job = ns.jobs[k];
+      if (job.kind == NarrowJob::Kind::Asleep && job.oldPair < 0) {
+        job.pair = -1;
+        continue;
+      }
+      job.pair = pair++;
+      job.first = manifold;
+      manifold += job.count;
       const NarrowResult& r = ns.results[k];
       if (needsWork(job.kind)) {
         add(chunkCounters, r.summary.counters);

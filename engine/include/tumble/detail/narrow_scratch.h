@@ -2,6 +2,7 @@
 /// Engine-internal: the narrow phase's work lists (World::updateContacts), kept from step to step
 /// so that a step allocates nothing once the world has grown.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -67,8 +68,23 @@ struct NarrowResult {
   int slot = -1;   ///< Convex: its index in that worker's list
 };
 
+/// One chunk of the parallel pass's jobs (World::collideJobs): what the serial merge needs to
+/// visit only the jobs that ask something of it.
+struct NarrowChunk {
+  /// Bit j of word j / 64: the chunk's job j needs the serial merge (a touch event, a pair gone
+  /// touching before it, a wake, the cross-check). Typically under 1% of the jobs.
+  std::array<uint64_t, 4> attention{};
+  int pairs = 0;         ///< jobs that keep a pair in the new list
+  int manifolds = 0;     ///< the manifolds they keep
+  int oldBegin = 0;      ///< last step's first pair above the previous chunk's last key
+  int oldEnd = 0;        ///< last step's first pair above this chunk's last key
+  int basePair = 0;      ///< the merge: the chunk's first index in the new pair list
+  int baseManifold = 0;  ///< ... and in the new manifold list
+};
+
 struct NarrowScratch {
-  std::vector<NarrowJob> jobs;  ///< one per sorted pair key
+  std::vector<NarrowJob> jobs;      ///< one per sorted pair key
+  std::vector<NarrowChunk> chunks;  ///< one per chunk of jobs of the parallel passes
   /// Per job (Convex and Children jobs of the parallel pass); never shrunk, so the vectors keep
   /// their capacity.
   std::vector<NarrowResult> results;
