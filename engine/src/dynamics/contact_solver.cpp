@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstring>
 #include <numbers>
+#include <thread>
 #include <type_traits>
 
 #include "dynamics/body_ops.h"
@@ -160,17 +161,84 @@ void ContactSolver::forEach(int begin, int end, int minGrain, F&& f) {
   });
 }
 
+namespace {
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+}  // namespace
+
+// The blocks of each colour for this step's rows and workers (the same grain as forEach's), and
+// the flags, sized for them.
+void ContactSolver::layoutBlocks() {
+  PassBlocks& pb = blocks_;
+  const int colors = static_cast<int>(colorRows_.size()) - 1;
+  const int chunks = tasks_->workerCount() * kChunksPerWorker;
+  pb.first.assign(static_cast<size_t>(colors) + 1, 0);
+  pb.grain.assign(static_cast<size_t>(std::max(colors, 0)), kRowGrain);
+  for (int c = 0; c < colors; ++c) {
+    const int count = colorRows_[c + 1] - colorRows_[c];
+    const int grain = std::max(kRowGrain, (count + chunks - 1) / chunks);
+    pb.grain[c] = grain;
+    pb.first[c + 1] = pb.first[c] + (count + grain - 1) / grain;
+  }
+  if (pb.first.back() > pb.blockCapacity) {
+    pb.blockCapacity = 2 * pb.first.back();
+    pb.claimed = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(pb.blockCapacity));
+  }
+  if (colors > pb.colorCapacity) {
+    pb.colorCapacity = 2 * colors;
+    pb.done = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(pb.colorCapacity));
+  }
+}
+
 template <class F>
 void ContactSolver::rowPass(F&& f) {
   if (!tasks_) {
     for (int r = 0; r < rowCount_; ++r) f(rows_[r]);
     return;
   }
-  // The overflow's rows may share bodies: one by one, before the colours, as serially. A colour's
-  // rows share no moving body: in parallel, the loop's end the barrier before the next colour.
+  // The overflow's rows may share bodies: one by one, before the colours, as serially.
   for (int r = 0; r < colorRows_.front(); ++r) f(rows_[r]);
-  for (size_t color = 0; color + 1 < colorRows_.size(); ++color)
-    forEach(colorRows_[color], colorRows_[color + 1], kRowGrain, [&](int r) { f(rows_[r]); });
+  const int colors = static_cast<int>(colorRows_.size()) - 1;
+  if (colors <= 0) return;
+  // A colour's rows share no moving body, so its blocks may run in any order on any worker; the
+  // colour's end is the barrier before the next (the last block's release, the waiters'
+  // acquire). One parallel loop for the whole pass instead of one per colour: a loop costs 0.4 us
+  // on 2 threads but 3 us on 16, and a step makes about 10 passes of 10-15 colours. Each task
+  // starts on its own share of a colour's blocks (the same rows in every pass: they stay in that
+  // core's cache), then takes the rest. A task that starts late finds the colours done and
+  // returns; a task system that runs the tasks one after another gets the whole pass from the
+  // first. Any order gives the same bits.
+  PassBlocks& pb = blocks_;
+  const int total = pb.first.back();
+  for (int b = 0; b < total; ++b) pb.claimed[b].store(0, std::memory_order_relaxed);
+  for (int c = 0; c < colors; ++c) pb.done[c].store(0, std::memory_order_relaxed);
+  const int tasks = tasks_->workerCount();
+  parallelFor(tasks_, tasks, 1, [&](int task, int, int) {
+    for (int c = 0; c < colors; ++c) {
+      const int first = pb.first[c], blocks = pb.first[c + 1] - first;
+      const int begin = colorRows_[c], end = colorRows_[c + 1], grain = pb.grain[c];
+      const int start = static_cast<int>(static_cast<int64_t>(blocks) * task / tasks);
+      for (int k = 0; k < blocks; ++k) {
+        const int b = start + k < blocks ? start + k : start + k - blocks;
+        std::atomic<int>& claimed = pb.claimed[first + b];
+        if (claimed.load(std::memory_order_relaxed) != 0 ||
+            claimed.exchange(1, std::memory_order_relaxed) != 0)
+          continue;
+        const int rowEnd = std::min(end, begin + (b + 1) * grain);
+        for (int r = begin + b * grain; r < rowEnd; ++r) f(rows_[r]);
+        pb.done[c].fetch_add(1, std::memory_order_release);
+      }
+      for (int spin = 0; pb.done[c].load(std::memory_order_acquire) < blocks; ++spin) {
+        if (spin < 2000)
+          cpuRelax();
+        else
+          std::this_thread::yield();
+      }
+    }
+  });
 }
 
 void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
@@ -964,6 +1032,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   statesRead_ = true;  // the bodies' states pushed in prepareBodies, read by the contact rows
   prepareBodies(bodies);
   prepareContacts(bodies, manifolds, s, h);
+  if (tasks_) layoutBlocks();
   statesRead_ = rowCount_ > 0;
   if (joints) {
     joints->prepare(bodies, bodyToSolver_, solverBodies_, s, h, warmStarting_);

@@ -18,7 +18,9 @@
 // first. Every index writes only its own memory (a body, a row, a manifold; a colour's rows share
 // no moving body, and no row writes an unmoving one), so the result is the serial result, bit
 // for bit, at any thread count and any partition. Joints and drags stay serial between the loops.
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "dynamics/constraint_graph.h"
@@ -202,6 +204,17 @@ class ContactSolver {
   // Runs f on every row: the overflow rows one by one, then each colour's rows (in parallel).
   template <class F>
   void rowPass(F&& f);
+  // With threads, a pass's colours in one parallel loop of one task per worker: the tasks take
+  // blocks of a colour's rows and wait for the colour's last block before the next colour.
+  struct PassBlocks {
+    std::unique_ptr<std::atomic<int>[]> claimed;  ///< per block of the pass: taken
+    std::unique_ptr<std::atomic<int>[]> done;     ///< per colour: blocks finished
+    std::vector<int> first;                       ///< per colour: its first block; then the total
+    std::vector<int> grain;                       ///< per colour: rows per block
+    int blockCapacity = 0, colorCapacity = 0;
+  };
+  void layoutBlocks();
+  PassBlocks blocks_;
 
   std::vector<SolverBody> solverBodies_;
   std::vector<BodyState> states_;  ///< per solver body: what the rows gather and scatter
