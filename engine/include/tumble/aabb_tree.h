@@ -3,6 +3,8 @@
 /// casts. Leaves hold a user index; internal nodes hold the union of their children. Deterministic:
 /// the same calls build the same tree.
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -217,19 +219,36 @@ class BroadPhase {
   std::vector<ProxyPair> pairs_;
   std::vector<ProxyPair> scratch_;
   std::vector<ProxyPair> merged_;
+  std::vector<uint8_t> keeps_;  // per pair, with threads: its fat boxes still overlap
   std::vector<std::vector<ProxyPair>> found_;  // per worker, parallel pair finding
   std::vector<std::vector<int>> stacks_;       // per worker, the query's stack
 
   void markMoved(int proxy);
-  void mergeNewPairs();
+  /// Merges scratch_ (the new pairs; sorted first unless `sorted`) into pairs_.
+  void mergeNewPairs(bool sorted);
 };
 
 template <class CanPair>
 const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSystem* tasks) {
-  // Keep the old pairs whose fat boxes still overlap.
+  const bool threads = tasks && tasks->workerCount() > 1;
+  // Keep the old pairs whose fat boxes still overlap (with threads: each pair's verdict in its
+  // own slot, in parallel; the kept pairs then copied in order).
+  auto overlapping = [&](const ProxyPair& p) {
+    return tree_.fatAabb(p.first).overlaps(tree_.fatAabb(p.second));
+  };
+  constexpr int kPairGrain = 1024;
   size_t keep = 0;
-  for (const ProxyPair& p : pairs_)
-    if (tree_.fatAabb(p.first).overlaps(tree_.fatAabb(p.second))) pairs_[keep++] = p;
+  if (threads && pairs_.size() > 2 * static_cast<size_t>(kPairGrain)) {
+    keeps_.resize(pairs_.size());
+    parallelFor(tasks, static_cast<int>(pairs_.size()), kPairGrain, [&](int begin, int end, int) {
+      for (int i = begin; i < end; ++i) keeps_[i] = overlapping(pairs_[i]) ? 1 : 0;
+    });
+    for (size_t i = 0; i < pairs_.size(); ++i)
+      if (keeps_[i]) pairs_[keep++] = pairs_[i];
+  } else {
+    for (const ProxyPair& p : pairs_)
+      if (overlapping(p)) pairs_[keep++] = p;
+  }
   pairs_.resize(keep);
   // New pairs can only involve moved proxies.
   scratch_.clear();
@@ -247,23 +266,34 @@ const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSys
   };
   const int moved = static_cast<int>(moved_.size());
   constexpr int kGrain = 64;  // moved proxies per chunk: a query costs about a microsecond
-  if (tasks && tasks->workerCount() > 1 && moved > kGrain) {
-    const size_t workers = static_cast<size_t>(tasks->workerCount());
-    if (found_.size() < workers) found_.resize(workers), stacks_.resize(workers);
+  bool sorted = false;
+  if (threads && moved > kGrain) {
+    const int workers = tasks->workerCount();
+    if (found_.size() < static_cast<size_t>(workers))
+      found_.resize(workers), stacks_.resize(workers);
     for (std::vector<ProxyPair>& f : found_) f.clear();
     parallelFor(tasks, moved, kGrain, [&](int begin, int end, int worker) {
       for (int i = begin; i < end; ++i) find(moved_[i], found_[worker], stacks_[worker]);
     });
-    // Which worker found a pair depends on the scheduling; mergeNewPairs sorts them.
-    for (const std::vector<ProxyPair>& f : found_)
+    // Which worker found a pair depends on the scheduling: each worker's list sorted (in
+    // parallel), then merged in worker order, gives the sorted list whatever the split.
+    parallelFor(tasks, workers, 1, [&](int begin, int end, int) {
+      for (int w = begin; w < end; ++w) std::sort(found_[w].begin(), found_[w].end());
+    });
+    for (const std::vector<ProxyPair>& f : found_) {
+      const size_t middle = scratch_.size();
       scratch_.insert(scratch_.end(), f.begin(), f.end());
+      std::inplace_merge(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(middle),
+                         scratch_.end());
+    }
+    sorted = true;
   } else {
     if (stacks_.empty()) stacks_.resize(1);
     for (const int m : moved_) find(m, scratch_, stacks_[0]);
   }
   for (const int m : moved_) isMoved_[m] = 0;
   moved_.clear();
-  mergeNewPairs();
+  mergeNewPairs(sorted);
   return pairs_;
 }
 
