@@ -4,7 +4,6 @@
 /// the same calls build the same tree.
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -281,10 +280,11 @@ const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSys
       for (int w = begin; w < end; ++w) std::sort(found_[w].begin(), found_[w].end());
     });
     for (const std::vector<ProxyPair>& f : found_) {
-      const size_t middle = scratch_.size();
-      scratch_.insert(scratch_.end(), f.begin(), f.end());
-      std::inplace_merge(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(middle),
-                         scratch_.end());
+      // merged_ is free until mergeNewPairs (which fills it anew); no buffer is allocated once
+      // the lists have grown (std::inplace_merge would take one each time).
+      merged_.resize(scratch_.size() + f.size());
+      std::merge(scratch_.begin(), scratch_.end(), f.begin(), f.end(), merged_.begin());
+      scratch_.swap(merged_);
     }
     sorted = true;
   } else {
