@@ -21,6 +21,7 @@ for b in bench_threads bench_pyramid; do
   [ -x "$bin/$b" ] || { echo "threads_scaling.sh: $bin/$b not built" >&2; exit 2; }
 done
 [ -z "$box3d" ] || [ -x "$box3d" ] || { echo "threads_scaling.sh: $box3d is not a program" >&2; exit 2; }
+[ -z "$box3d" ] || box3d=$(cd "$(dirname "$box3d")" && pwd)/$(basename "$box3d")  # run from a scratch folder
 
 echo "cores: $(nproc); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 TUMBLE_THREADS_REPEATS=$repeats "$bin/bench_threads" --threads "$list" --steps 300 \
