@@ -551,12 +551,13 @@ void World::updateBroadPhase(Real h, const Settings& s) {
   // A heap of distinct hulls has each body's vertices somewhere else in memory, behind two
   // pointers (the shape's hull, the hull's vertex list): the box of a hull20 heap's body waited
   // on them for most of its time. The hull of the body kAhead bodies on and the vertices of the
-  // one kAhead / 2 on are fetched before they are needed.
+  // one kAhead / 2 on are fetched before they are needed (for moving bodies only: a heap at rest
+  // would fetch them all for nothing).
   constexpr int kAhead = 8;
   auto fetch = [&](int i, int end) {
-    if (i + kAhead < end)
+    if (i + kAhead < end && moving(bodies_[i + kAhead]))
       if (const ConvexHull* hull = bodies_[i + kAhead].shape.coreHull()) __builtin_prefetch(hull);
-    if (i + kAhead / 2 < end)
+    if (i + kAhead / 2 < end && moving(bodies_[i + kAhead / 2]))
       if (const ConvexHull* hull = bodies_[i + kAhead / 2].shape.coreHull()) {
         const char* v = reinterpret_cast<const char*>(hull->vertices().data());
         const size_t bytes = hull->vertices().size() * sizeof(Vec3);
