@@ -39,13 +39,13 @@ struct ThreadPool::State {
   int grain = 1;
   int chunks = 0;
 
-  alignas(64) std::atomic<uint64_t> state{0};
-  struct alignas(64) Cursor {
+  alignas(128) std::atomic<uint64_t> state{0};
+  struct alignas(128) Cursor {
     std::atomic<int> next{0};
     int end = 0;
   };
   std::unique_ptr<Cursor[]> cursors;
-  alignas(64) std::atomic<bool> stop{false};
+  alignas(128) std::atomic<bool> stop{false};
 
   std::mutex mutex;
   std::condition_variable wake;

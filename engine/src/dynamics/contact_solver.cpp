@@ -174,23 +174,130 @@ void cpuRelax() {
 void ContactSolver::layoutBlocks() {
   PassBlocks& pb = blocks_;
   const int colors = static_cast<int>(colorRows_.size()) - 1;
-  const int chunks = tasks_->workerCount() * kChunksPerWorker;
+  const int workers = tasks_->workerCount();
+  const int chunks = workers * kChunksPerWorker;
   pb.first.assign(static_cast<size_t>(colors) + 1, 0);
-  pb.grain.assign(static_cast<size_t>(std::max(colors, 0)), kRowGrain);
+  pb.home.assign(static_cast<size_t>(std::max(colors, 0)) * static_cast<size_t>(workers), 0);
+  pb.begin.clear();
   for (int c = 0; c < colors; ++c) {
     const int count = colorRows_[c + 1] - colorRows_[c];
     const int grain = std::max(kRowGrain, (count + chunks - 1) / chunks);
-    pb.grain[c] = grain;
-    pb.first[c + 1] = pb.first[c] + (count + grain - 1) / grain;
+    if (homes_ != workers) {
+      // No homes (a jointed world): blocks of `grain`, an even share of them per worker.
+      const int blocks = (count + grain - 1) / grain;
+      for (int w = 0; w < workers; ++w)
+        pb.home[static_cast<size_t>(c) * static_cast<size_t>(workers) + static_cast<size_t>(w)] =
+            static_cast<int>(static_cast<int64_t>(blocks) * w / workers);
+      for (int r = colorRows_[c]; r < colorRows_[c + 1]; r += grain) pb.begin.push_back(r);
+      pb.first[c + 1] = static_cast<int>(pb.begin.size());
+      continue;
+    }
+    // Each home's rows in blocks of `grain` (the last one shorter).
+    for (int w = 0; w < workers; ++w) {
+      const size_t at = static_cast<size_t>(c) * static_cast<size_t>(workers) + static_cast<size_t>(w);
+      const int from = std::max(colorRows_[c], std::min(colorRows_[c + 1], colorHomes_[at]));
+      const int to = w + 1 < workers
+                         ? std::max(from, std::min(colorRows_[c + 1], colorHomes_[at + 1]))
+                         : colorRows_[c + 1];
+      pb.home[at] = static_cast<int>(pb.begin.size()) - pb.first[c];
+      for (int r = from; r < to; r += grain) pb.begin.push_back(r);
+    }
+    pb.first[c + 1] = static_cast<int>(pb.begin.size());
   }
-  if (pb.first.back() > pb.blockCapacity) {
-    pb.blockCapacity = 2 * pb.first.back();
-    pb.claimed = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(pb.blockCapacity));
+  pb.begin.push_back(colorRows_.empty() ? 0 : colorRows_.back());
+  const size_t cursors = static_cast<size_t>(std::max(colors, 0)) * static_cast<size_t>(workers);
+  if (cursors > pb.cursorCapacity) {
+    pb.cursorCapacity = 2 * cursors;
+    pb.cursor = std::make_unique<PassBlocks::Cursor[]>(pb.cursorCapacity);
+    pb.generation = 0;
   }
   if (colors > pb.colorCapacity) {
     pb.colorCapacity = 2 * colors;
-    pb.done = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(pb.colorCapacity));
+    pb.done = std::make_unique<PassBlocks::Done[]>(static_cast<size_t>(pb.colorCapacity));
   }
+  for (int c = 0; c < colors; ++c) pb.done[c].n.store(0, std::memory_order_relaxed);
+  pb.pass = 0;
+}
+
+// Each moving body's home worker: the movers bisected in space (the longest axis of their
+// centres' box, the median by count; recursively for more workers), so that few contacts join
+// bodies of two homes. The solver bodies are numbered home by home (prepareBodies), the solver's
+// body loops run each home's bodies on its worker (forEachBody), and a colour's rows are grouped
+// by home (prepareContacts): a body state then stays in its home core's cache through a pass,
+// where a state written on one core and read on another costs a transfer between the cores'
+// caches (about 150 ns on the 2-core test machine, twice a row's arithmetic; and the cores move
+// lines in aligned pairs, so the homes' states must not interleave in memory either). Where a
+// body runs and what number it has change no bit: every body's work writes only its own memory,
+// and the colouring looks at bodies only as identities (tests/unit/test_threads.cpp).
+void ContactSolver::layoutHomes(const std::vector<Body>& bodies, int workers) {
+  const int count = static_cast<int>(movers_.size());
+  homeKeys_.resize(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k) {
+    const Vec3& c = bodies[movers_[k]].center;
+    homeKeys_[k] = {{static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z)}, k};
+  }
+  moverHome_.resize(static_cast<size_t>(count));
+  // Splits keys [from, to) among workers [w0, w1).
+  auto split = [&](auto&& self, int from, int to, int w0, int w1) -> void {
+    if (w1 - w0 <= 1 || to - from <= 1) {
+      for (int k = from; k < to; ++k) moverHome_[static_cast<size_t>(homeKeys_[k].index)] = w0;
+      return;
+    }
+    float lo[3] = {homeKeys_[from].x[0], homeKeys_[from].x[1], homeKeys_[from].x[2]};
+    float hi[3] = {lo[0], lo[1], lo[2]};
+    for (int k = from; k < to; ++k)
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = std::min(lo[d], homeKeys_[k].x[d]);
+        hi[d] = std::max(hi[d], homeKeys_[k].x[d]);
+      }
+    int axis = 0;
+    for (int d = 1; d < 3; ++d)
+      if (hi[d] - lo[d] > hi[axis] - lo[axis]) axis = d;
+    const int wm = w0 + (w1 - w0) / 2;
+    const int mid =
+        from + static_cast<int>(static_cast<int64_t>(to - from) * (wm - w0) / (w1 - w0));
+    std::nth_element(homeKeys_.begin() + from, homeKeys_.begin() + mid, homeKeys_.begin() + to,
+                     [axis](const HomeKey& p, const HomeKey& q) {
+                       return p.x[axis] < q.x[axis] || (p.x[axis] == q.x[axis] && p.index < q.index);
+                     });
+    self(self, from, mid, w0, wm);
+    self(self, mid, to, wm, w1);
+  };
+  split(split, 0, count, 0, workers);
+}
+
+template <class F>
+void ContactSolver::forEachBody(F&& f) {
+  const int count = static_cast<int>(solverBodies_.size());
+  if (homes_ == 1) {
+    forEach(1, count, kBodyGrain, [&](int i) { f(i, i + kBodyAhead < count ? i + kBodyAhead : -1); });
+    return;
+  }
+  parallelFor(tasks_, homes_, 1, [&](int home, int, int) {
+    const int first = homeFirst_[home], last = homeFirst_[home + 1];
+    for (int i = first; i < last; ++i) f(i, i + kBodyAhead < last ? i + kBodyAhead : -1);
+  });
+}
+
+template <class F>
+void ContactSolver::forEachRow(F&& f) {
+  const int homes = homes_;
+  const int colors = static_cast<int>(colorRows_.size()) - 1;
+  if (homes == 1) {
+    forEach(0, rowCount_, kRowGrain, f);
+    return;
+  }
+  // Each home's rows of every colour on its worker (the overflow's on the first).
+  parallelFor(tasks_, homes, 1, [&](int home, int, int) {
+    if (home == 0)
+      for (int r = 0; r < colorRows_.front(); ++r) f(r);
+    for (int c = 0; c < colors; ++c) {
+      const size_t at = static_cast<size_t>(c) * static_cast<size_t>(homes) + static_cast<size_t>(home);
+      const int from = colorHomes_[at];
+      const int to = home + 1 < homes ? colorHomes_[at + 1] : colorRows_[c + 1];
+      for (int r = from; r < to; ++r) f(r);
+    }
+  });
 }
 
 template <class F>
@@ -212,26 +319,46 @@ void ContactSolver::rowPass(F&& f) {
   // returns; a task system that runs the tasks one after another gets the whole pass from the
   // first. Any order gives the same bits.
   PassBlocks& pb = blocks_;
-  const int total = pb.first.back();
-  for (int b = 0; b < total; ++b) pb.claimed[b].store(0, std::memory_order_relaxed);
-  for (int c = 0; c < colors; ++c) pb.done[c].store(0, std::memory_order_relaxed);
   const int tasks = tasks_->workerCount();
+  // The cursors are never reset: a cursor from an earlier pass (another generation) reads as 0.
+  // The done counts add up over the step's passes (the blocks stay the same within a step).
+  if (++pb.generation == 0) {
+    // Wrapped (after 2^32 passes): clear the cursors, so that no old claim reads as this pass's.
+    for (size_t k = 0; k < pb.cursorCapacity; ++k) pb.cursor[k].next.store(0, std::memory_order_relaxed);
+    pb.generation = 1;
+  }
+  const uint32_t generation = pb.generation;
+  const int pass = ++pb.pass;
   parallelFor(tasks_, tasks, 1, [&](int task, int, int) {
     for (int c = 0; c < colors; ++c) {
       const int first = pb.first[c], blocks = pb.first[c + 1] - first;
-      const int begin = colorRows_[c], end = colorRows_[c + 1], grain = pb.grain[c];
-      const int start = static_cast<int>(static_cast<int64_t>(blocks) * task / tasks);
-      for (int k = 0; k < blocks; ++k) {
-        const int b = start + k < blocks ? start + k : start + k - blocks;
-        std::atomic<int>& claimed = pb.claimed[first + b];
-        if (claimed.load(std::memory_order_relaxed) != 0 ||
-            claimed.exchange(1, std::memory_order_relaxed) != 0)
-          continue;
-        const int rowEnd = std::min(end, begin + (b + 1) * grain);
-        for (int r = begin + b * grain; r < rowEnd; ++r) f(rows_[r]);
-        pb.done[c].fetch_add(1, std::memory_order_release);
+      const size_t homes = static_cast<size_t>(c) * static_cast<size_t>(tasks);
+      int ran = 0;
+      // Its own home's blocks first, then what is left of the others' (a task that is late has
+      // its blocks taken; a task system that runs the tasks one after another gets the pass).
+      for (int i = 0; i < tasks; ++i) {
+        const int home = task + i < tasks ? task + i : task + i - tasks;
+        const int from = pb.home[homes + static_cast<size_t>(home)];
+        const int to = home + 1 < tasks ? pb.home[homes + static_cast<size_t>(home) + 1] : blocks;
+        std::atomic<uint64_t>& cursor = pb.cursor[homes + static_cast<size_t>(home)].next;
+        uint64_t seen = cursor.load(std::memory_order_relaxed);
+        for (;;) {
+          const uint32_t taken =
+              static_cast<uint32_t>(seen >> 32) == generation ? static_cast<uint32_t>(seen) : 0u;
+          if (static_cast<int>(taken) >= to - from) break;
+          const uint64_t claim = (static_cast<uint64_t>(generation) << 32) | (taken + 1u);
+          if (!cursor.compare_exchange_weak(seen, claim, std::memory_order_relaxed)) continue;
+          const size_t b = static_cast<size_t>(first + from) + taken;
+          const int rowEnd = pb.begin[b + 1];
+          for (int r = pb.begin[b]; r < rowEnd; ++r) f(rows_[r]);
+          ++ran;
+          seen = claim;
+        }
       }
-      for (int spin = 0; pb.done[c].load(std::memory_order_acquire) < blocks; ++spin) {
+      std::atomic<int>& done = pb.done[c].n;
+      if (ran > 0) done.fetch_add(ran, std::memory_order_release);
+      const int target = pass * blocks;
+      for (int spin = 0; done.load(std::memory_order_acquire) < target; ++spin) {
         if (spin < 2000)
           cpuRelax();
         else
@@ -241,7 +368,7 @@ void ContactSolver::rowPass(F&& f) {
   });
 }
 
-void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
+void ContactSolver::prepareBodies(std::vector<Body>& bodies, bool jointed) {
   // The solver bodies in body order: each fixed chunk of bodies counts its awake movers, then
   // numbers and prepares them from the running count (in parallel with threads), so the order is
   // the same at any thread count.
@@ -255,24 +382,63 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies) {
     chunkFound_[static_cast<size_t>(begin / kBodyChunk) + 1] = found;
   });
   for (int c = 0; c < chunks; ++c) chunkFound_[c + 1] += chunkFound_[c];
-  solverBodies_.resize(1 + static_cast<size_t>(chunkFound_[static_cast<size_t>(chunks)]));
+  const int movers = chunkFound_[static_cast<size_t>(chunks)];
+  solverBodies_.resize(1 + static_cast<size_t>(movers));
   solverBodies_[0] = SolverBody{};
   bodyToSolver_.resize(bodies.size());
   states_.resize(solverBodies_.size());
   push(0);
-  parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
-    int si = 1 + chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
-    for (int i = begin; i < end; ++i) {
-      if (!moves(bodies[i])) {
-        bodyToSolver_[i] = 0;
-        continue;
+  // Joints keep body order: their exact groups are built and factored in solver order.
+  homes_ = tasks_ && movers >= 2 * kBodyGrain && !jointed ? tasks_->workerCount() : 1;
+  homeFirst_.assign(static_cast<size_t>(homes_) + 1, 1);
+  homeFirst_[static_cast<size_t>(homes_)] = 1 + movers;
+  if (homes_ == 1) {
+    parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
+      int si = 1 + chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
+      for (int i = begin; i < end; ++i) {
+        if (!moves(bodies[i])) {
+          bodyToSolver_[i] = 0;
+          continue;
+        }
+        bodyToSolver_[i] = si;
+        solverBodies_[si] = SolverBody{};
+        solverBodies_[si].body = i;
+        prepareBody(bodies, si++);
       }
-      bodyToSolver_[i] = si;
-      solverBodies_[si] = SolverBody{};
-      solverBodies_[si].body = i;
-      prepareBody(bodies, si++);
+    });
+    homeOf_.assign(solverBodies_.size(), 0);
+    return;
+  }
+  // With threads: the movers in body order, their homes, then numbered home by home (body order
+  // within a home) and prepared on their home's worker.
+  movers_.resize(static_cast<size_t>(movers));
+  parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
+    int k = chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
+    for (int i = begin; i < end; ++i) {
+      if (moves(bodies[i]))
+        movers_[static_cast<size_t>(k++)] = i;
+      else
+        bodyToSolver_[i] = 0;
     }
   });
+  layoutHomes(bodies, homes_);
+  // homeFirst_[w]: home w's first solver body.
+  homeFirst_.assign(static_cast<size_t>(homes_) + 1, 0);
+  homeFirst_[0] = 1;
+  for (int k = 0; k < movers; ++k) ++homeFirst_[static_cast<size_t>(moverHome_[k]) + 1];
+  for (int w = 0; w < homes_; ++w) homeFirst_[w + 1] += homeFirst_[w];
+  homeFill_.assign(homeFirst_.begin(), homeFirst_.end() - 1);
+  homeOf_.resize(solverBodies_.size());
+  homeOf_[0] = 0;
+  for (int k = 0; k < movers; ++k) {
+    const int home = moverHome_[k];
+    const int si = homeFill_[static_cast<size_t>(home)]++;
+    bodyToSolver_[movers_[k]] = si;
+    solverBodies_[si] = SolverBody{};
+    solverBodies_[si].body = movers_[k];
+    homeOf_[si] = home;
+  }
+  forEachBody([&](int si, int) { prepareBody(bodies, si); });
 }
 
 void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
@@ -562,19 +728,39 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     stillRowCount_ += stillA || stillB ? 1 : 0;
   };
   for (int ci : graph_.overflow()) addRow(&ci, 1);
-  // Within a colour, constraints are grouped by point count (4, 3, 2, then 1; a stable counting
-  // sort, so the order is a function of the manifolds): a row runs as many point iterations as
-  // its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
+  // With threads, each constraint has a home worker: the one whose share of the body loops
+  // (integration) holds its first moving body (see homeOf_). A colour's constraints are grouped
+  // by home first, so that a worker's rows of the pass gather mostly the bodies its own core
+  // integrated and wrote last (a body state moved between cores is a miss to the other core's
+  // cache on every row that reads it). Which constraints share a row, and in what order a
+  // colour's rows run, changes no bit: the lanes are independent and a colour's rows share no
+  // moving body.
+  const int homes = homes_;
+  colorHomes_.clear();
+  // Within a colour (and a home), constraints are grouped by point count (4, 3, 2, then 1; a
+  // stable counting sort, so the order is a function of the manifolds): a row runs as many point
+  // iterations as its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
   for (int color = 0; color < graph_.colorCount(); ++color) {
     colorRows_.push_back(rowCount_);
     const std::vector<int>& members = graph_.color(color);
-    // Group g holds the constraints with 4 - g points; start[g] is where it begins in sorted_.
-    auto group = [&](int ci) { return 4 - constraintPoints_[ci]; };
-    int start[5] = {0, 0, 0, 0, 0};
-    for (int ci : members) ++start[group(ci) + 1];
-    for (int g = 1; g < 5; ++g) start[g] += start[g - 1];
+    // Group g holds the constraints of home g / 4 with 4 - g % 4 points; start[g] is where it
+    // begins in sorted_.
+    auto group = [&](int ci) {
+      int home = 0;
+      if (homes > 1) {
+        const int a = constraintBodies_[2 * ci];
+        home = homeOf_[dynamic_[a] ? a : constraintBodies_[2 * ci + 1]];
+      }
+      return 4 * home + 4 - constraintPoints_[ci];
+    };
+    groupStart_.assign(static_cast<size_t>(4 * homes) + 1, 0);
+    for (int ci : members) ++groupStart_[group(ci) + 1];
+    for (int g = 1; g <= 4 * homes; ++g) groupStart_[g] += groupStart_[g - 1];
+    // Each home's first row (a row may straddle two homes: it counts in the first's).
+    for (int w = 0; w < homes; ++w)
+      colorHomes_.push_back(rowCount_ + (groupStart_[4 * w] + kLanes - 1) / kLanes);
     sorted_.resize(members.size());
-    for (int ci : members) sorted_[start[group(ci)]++] = ci;
+    for (int ci : members) sorted_[groupStart_[group(ci)]++] = ci;
     for (size_t i = 0; i < sorted_.size(); i += kLanes)
       addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
@@ -640,7 +826,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       if (rows_[r].still != Still::None) fixAnchors(rows_[r]);
     return;
   }
-  forEach(0, rows, kRowGrain, [&](int r) {
+  forEachRow([&](int r) {
     clearRow(r);
     // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
     for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l)
@@ -653,12 +839,11 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
 
 void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,
                                         Real h) {
-  const int count = static_cast<int>(solverBodies_.size());
-  forEach(1, count, kBodyGrain, [&](int i) {
+  forEachBody([&](int i, int next) {
     // The bodies are 696 bytes apart (and the static and sleeping ones are skipped): fetch the
     // lines with the forces and the options flag ahead.
-    if (i + kBodyAhead < count && !solverBodies_[i + kBodyAhead].unforced) {
-      const Body& ahead = bodies[solverBodies_[i + kBodyAhead].body];
+    if (next >= 0 && !solverBodies_[next].unforced) {
+      const Body& ahead = bodies[solverBodies_[next].body];
       __builtin_prefetch(&ahead.force);
       __builtin_prefetch(&ahead.hasOptions);
     }
@@ -693,11 +878,10 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
 }
 
 void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
-  const int count = static_cast<int>(solverBodies_.size());
-  forEach(1, count, kBodyGrain, [&](int i) {
+  forEachBody([&](int i, int next) {
     // As above: the centre and rotation, written here.
-    if (i + kBodyAhead < count) {
-      const Body& ahead = bodies[solverBodies_[i + kBodyAhead].body];
+    if (next >= 0) {
+      const Body& ahead = bodies[solverBodies_[next].body];
       __builtin_prefetch(&ahead.center, 1);
       __builtin_prefetch(&ahead.rotation.z, 1);
     }
@@ -966,7 +1150,7 @@ void ContactSolver::restitution(WideContact& c) {
 // The manifolds keep impulses per step (what a resting point carries over the whole step, as a
 // user reads them); the rows work per substep.
 void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
-  forEach(0, rowCount_, kRowGrain, [&](int r) {
+  forEachRow([&](int r) {
     // A colour's manifolds come strided: fetch the lines written here (the point count up to the
     // twist impulse) two rows ahead (a third of store's time was waiting on them in large_pyramid).
     if (r + 2 < rowCount_) {
@@ -1030,7 +1214,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   restitutionThreshold_ = s.contact.restitutionThreshold;
   warmStarting_ = s.solver.warmStarting;
   statesRead_ = true;  // the bodies' states pushed in prepareBodies, read by the contact rows
-  prepareBodies(bodies);
+  prepareBodies(bodies, joints && joints->count() > 0);
   prepareContacts(bodies, manifolds, s, h);
   if (tasks_) layoutBlocks();
   statesRead_ = rowCount_ > 0;
@@ -1055,7 +1239,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
     if (warmStarting_)
       rowPass(
-          [&](WideContact& c) { byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); }); });
+          [this](WideContact& c) { byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); }); });
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
@@ -1070,19 +1254,19 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       if (relax == 0 || iterations == 1) {
         // No relax, or one pass: friction in it (with one pass, as well as in the relax: see the
         // top of this file).
-        rowPass([&](WideContact& c) {
+        rowPass([this, reverse](WideContact& c) {
           byStill(c, [&](auto k) {
             solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse);
           });
         });
       } else if (i == 0) {
-        rowPass([&](WideContact& c) {
+        rowPass([this, reverse](WideContact& c) {
           byStill(c, [&](auto k) {
             solve<true, false, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
           });
         });
       } else {
-        rowPass([&](WideContact& c) {
+        rowPass([this, reverse](WideContact& c) {
           byStill(c, [&](auto k) {
             solve<true, false, Separation::Kept, decltype(k)::value>(c, reverse);
           });
@@ -1097,7 +1281,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     if (joints) joints->posesMoved();
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
-      rowPass([&](WideContact& c) {
+      rowPass([this, reverse](WideContact& c) {
         byStill(c, [&](auto k) {
           solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse);
         });
@@ -1111,7 +1295,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     // starts in the other order.
     if ((s.solver.velocityIterations + relax) % 2 == 0) reverse = !reverse;
   }
-  rowPass([&](WideContact& c) { byStill(c, [&](auto k) { restitution<decltype(k)::value>(c); }); });
+  rowPass([this](WideContact& c) { byStill(c, [&](auto k) { restitution<decltype(k)::value>(c); }); });
   store(manifolds, static_cast<Real>(substeps));
   forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int i) {
     pull(i);

@@ -163,7 +163,7 @@ class ContactSolver {
   template <class F>
   static void byStill(WideContact& c, F&& f);
 
-  void prepareBodies(std::vector<Body>& bodies);
+  void prepareBodies(std::vector<Body>& bodies, bool jointed);
   void prepareBody(const std::vector<Body>& bodies, int si);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
@@ -207,14 +207,48 @@ class ContactSolver {
   // With threads, a pass's colours in one parallel loop of one task per worker: the tasks take
   // blocks of a colour's rows and wait for the colour's last block before the next colour.
   struct PassBlocks {
-    std::unique_ptr<std::atomic<int>[]> claimed;  ///< per block of the pass: taken
-    std::unique_ptr<std::atomic<int>[]> done;     ///< per colour: blocks finished
-    std::vector<int> first;                       ///< per colour: its first block; then the total
-    std::vector<int> grain;                       ///< per colour: rows per block
-    int blockCapacity = 0, colorCapacity = 0;
+    /// Per colour and home: how many of the home's blocks this pass has taken, in the low 32
+    /// bits, and the pass's generation in the high (a value of an older generation reads as 0).
+    struct alignas(128) Cursor {
+      std::atomic<uint64_t> next{0};
+    };
+    /// Per colour: blocks finished over the step's passes.
+    struct alignas(128) Done {
+      std::atomic<int> n{0};
+    };
+    std::unique_ptr<Cursor[]> cursor;
+    std::unique_ptr<Done[]> done;
+    std::vector<int> first;  ///< per colour: its first block; then the total
+    std::vector<int> home;   ///< per colour and worker: the home's first block in the colour
+    std::vector<int> begin;  ///< per block: its first row; then the rows' end
+    size_t cursorCapacity = 0;
+    int colorCapacity = 0;
+    uint32_t generation = 0;  ///< of the last pass
+    int pass = 0;             ///< passes this step
   };
   void layoutBlocks();
+  void layoutHomes(const std::vector<Body>& bodies, int workers);
+  // Runs f(i, next) for every solver body i > 0, next the body the loop visits a few after i (to
+  // fetch ahead) or -1: with threads, each home's bodies on its worker.
+  template <class F>
+  void forEachBody(F&& f);
+  // Runs f(r) for every row r: with threads, each home's rows on its worker.
+  template <class F>
+  void forEachRow(F&& f);
   PassBlocks blocks_;
+  struct HomeKey {
+    float x[3];
+    int index;
+  };
+  int homes_ = 1;                  ///< this step's homes: the workers, or 1 (serial)
+  std::vector<int> movers_;        ///< with homes: the moving bodies, in body order
+  std::vector<int> moverHome_;     ///< per mover: its home (layoutHomes)
+  std::vector<HomeKey> homeKeys_;  ///< layoutHomes' scratch
+  std::vector<int> homeOf_;        ///< per solver body: its home worker
+  std::vector<int> homeFirst_;     ///< per home: its first solver body; then the end
+  std::vector<int> homeFill_;
+  std::vector<int> colorHomes_;  ///< per colour and worker: the first row of that home
+  std::vector<int> groupStart_;  ///< one colour's constraints per home and point count
 
   std::vector<SolverBody> solverBodies_;
   std::vector<BodyState> states_;  ///< per solver body: what the rows gather and scatter
