@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <numbers>
 #include <thread>
 #include <type_traits>
@@ -229,12 +230,19 @@ void ContactSolver::layoutBlocks() {
 // lines in aligned pairs, so the homes' states must not interleave in memory either). Where a
 // body runs and what number it has change no bit: every body's work writes only its own memory,
 // and the colouring looks at bodies only as identities (tests/unit/test_threads.cpp).
-void ContactSolver::layoutHomes(const std::vector<Body>& bodies, int workers) {
+void ContactSolver::layoutHomes(int workers) {
   const int count = static_cast<int>(movers_.size());
-  homeKeys_.resize(static_cast<size_t>(count));
-  for (int k = 0; k < count; ++k) {
-    const Vec3& c = bodies[movers_[k]].center;
-    homeKeys_[k] = {{static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z)}, k};
+  if (static_cast<int>(split_.size()) != workers) {
+    // Each split's share of the bodies on its lower side: at first the share of the workers.
+    split_.assign(static_cast<size_t>(workers), 0.5);
+    std::function<void(int, int)> init = [&](int w0, int w1) {
+      if (w1 - w0 <= 1) return;
+      const int wm = w0 + (w1 - w0) / 2;
+      split_[static_cast<size_t>(wm)] = static_cast<double>(wm - w0) / (w1 - w0);
+      init(w0, wm);
+      init(wm, w1);
+    };
+    init(0, workers);
   }
   moverHome_.resize(static_cast<size_t>(count));
   // Splits keys [from, to) among workers [w0, w1).
@@ -254,8 +262,8 @@ void ContactSolver::layoutHomes(const std::vector<Body>& bodies, int workers) {
     for (int d = 1; d < 3; ++d)
       if (hi[d] - lo[d] > hi[axis] - lo[axis]) axis = d;
     const int wm = w0 + (w1 - w0) / 2;
-    const int mid =
-        from + static_cast<int>(static_cast<int64_t>(to - from) * (wm - w0) / (w1 - w0));
+    const int mid = from + std::clamp(static_cast<int>(std::lround((to - from) * split_[wm])), 1,
+                                      to - from - 1);
     std::nth_element(homeKeys_.begin() + from, homeKeys_.begin() + mid, homeKeys_.begin() + to,
                      [axis](const HomeKey& p, const HomeKey& q) {
                        return p.x[axis] < q.x[axis] || (p.x[axis] == q.x[axis] && p.index < q.index);
@@ -264,6 +272,34 @@ void ContactSolver::layoutHomes(const std::vector<Body>& bodies, int workers) {
     self(self, mid, to, wm, w1);
   };
   split(split, 0, count, 0, workers);
+}
+
+// The splits move toward equal constraints per home for the next step: a home's rows are its
+// work in every pass, and where a heap is denser on one side, equal bodies are unequal work (the
+// 2000-box heap: 42% and 58% of the rows). Each split's share is scaled by the square root of
+// the ratio of its lower side's wanted to its present share of the constraints (the present
+// share from this step's rows). Only the partition follows: no bit depends on it.
+void ContactSolver::balanceHomes() {
+  homeLoad_.assign(static_cast<size_t>(homes_), 0);
+  for (size_t k = 0; k < colorHomes_.size(); ++k) {
+    const int home = static_cast<int>(k % static_cast<size_t>(homes_));
+    const int color = static_cast<int>(k / static_cast<size_t>(homes_));
+    const int end = home + 1 < homes_ ? colorHomes_[k + 1] : colorRows_[color + 1];
+    homeLoad_[static_cast<size_t>(home)] += end - colorHomes_[k];
+  }
+  std::function<int64_t(int, int)> adjust = [&](int w0, int w1) -> int64_t {
+    if (w1 - w0 <= 1) return homeLoad_[static_cast<size_t>(w0)];
+    const int wm = w0 + (w1 - w0) / 2;
+    const int64_t lower = adjust(w0, wm), upper = adjust(wm, w1);
+    if (lower + upper > 0) {
+      const double wanted = static_cast<double>(wm - w0) / (w1 - w0);
+      const double present = std::max(static_cast<double>(lower) / (lower + upper), 0.01);
+      double& share = split_[static_cast<size_t>(wm)];
+      share = std::clamp(share * std::sqrt(wanted / present), 0.1 * wanted, 1.0 - 0.1 * (1.0 - wanted));
+    }
+    return lower + upper;
+  };
+  adjust(0, homes_);
 }
 
 template <class F>
@@ -412,33 +448,60 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies, bool jointed) {
   // With threads: the movers in body order, their homes, then numbered home by home (body order
   // within a home) and prepared on their home's worker.
   movers_.resize(static_cast<size_t>(movers));
+  homeKeys_.resize(static_cast<size_t>(movers));
   parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
     int k = chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
     for (int i = begin; i < end; ++i) {
-      if (moves(bodies[i]))
-        movers_[static_cast<size_t>(k++)] = i;
-      else
+      if (!moves(bodies[i])) {
         bodyToSolver_[i] = 0;
+        continue;
+      }
+      const Vec3& c = bodies[i].center;
+      homeKeys_[static_cast<size_t>(k)] = {
+          {static_cast<float>(c.x), static_cast<float>(c.y), static_cast<float>(c.z)}, k};
+      movers_[static_cast<size_t>(k++)] = i;
     }
   });
-  layoutHomes(bodies, homes_);
-  // homeFirst_[w]: home w's first solver body.
-  homeFirst_.assign(static_cast<size_t>(homes_) + 1, 0);
-  homeFirst_[0] = 1;
-  for (int k = 0; k < movers; ++k) ++homeFirst_[static_cast<size_t>(moverHome_[k]) + 1];
-  for (int w = 0; w < homes_; ++w) homeFirst_[w + 1] += homeFirst_[w];
-  homeFill_.assign(homeFirst_.begin(), homeFirst_.end() - 1);
+  layoutHomes(homes_);
+  // Numbered home by home: each chunk of movers counts its bodies per home, then numbers them
+  // from its place in each home (in parallel with threads).
+  const int chunkCount = (movers + kBodyChunk - 1) / kBodyChunk;
+  const size_t H = static_cast<size_t>(homes_);
+  chunkHomes_.assign(static_cast<size_t>(chunkCount) * H, 0);
+  parallelFor(tasks_, movers, kBodyChunk, [&](int begin, int end, int) {
+    int* count = chunkHomes_.data() + static_cast<size_t>(begin / kBodyChunk) * H;
+    for (int k = begin; k < end; ++k) ++count[moverHome_[static_cast<size_t>(k)]];
+  });
+  homeFirst_.assign(H + 1, 0);
+  int next = 1;
+  for (size_t w = 0; w < H; ++w) {
+    homeFirst_[w] = next;
+    for (int c = 0; c < chunkCount; ++c) {
+      int& at = chunkHomes_[static_cast<size_t>(c) * H + w];
+      const int n = at;
+      at = next;
+      next += n;
+    }
+  }
+  homeFirst_[H] = next;
   homeOf_.resize(solverBodies_.size());
   homeOf_[0] = 0;
-  for (int k = 0; k < movers; ++k) {
-    const int home = moverHome_[k];
-    const int si = homeFill_[static_cast<size_t>(home)]++;
-    bodyToSolver_[movers_[k]] = si;
+  solverBody_.resize(solverBodies_.size());
+  parallelFor(tasks_, movers, kBodyChunk, [&](int begin, int end, int) {
+    int* at = chunkHomes_.data() + static_cast<size_t>(begin / kBodyChunk) * H;
+    for (int k = begin; k < end; ++k) {
+      const int home = moverHome_[static_cast<size_t>(k)];
+      const int si = at[home]++;
+      bodyToSolver_[movers_[static_cast<size_t>(k)]] = si;
+      solverBody_[static_cast<size_t>(si)] = movers_[static_cast<size_t>(k)];
+      homeOf_[static_cast<size_t>(si)] = home;
+    }
+  });
+  forEachBody([&](int si, int) {
     solverBodies_[si] = SolverBody{};
-    solverBodies_[si].body = movers_[k];
-    homeOf_[si] = home;
-  }
-  forEachBody([&](int si, int) { prepareBody(bodies, si); });
+    solverBodies_[si].body = solverBody_[static_cast<size_t>(si)];
+    prepareBody(bodies, si);
+  });
 }
 
 void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
@@ -765,6 +828,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
   }
   colorRows_.push_back(rowCount_);
+  if (homes > 1) balanceHomes();
   if (rows_.size() < static_cast<size_t>(rowCount_)) {
     rows_.resize(static_cast<size_t>(rowCount_));
     cold_.resize(rows_.size());

@@ -227,7 +227,9 @@ class ContactSolver {
     int pass = 0;             ///< passes this step
   };
   void layoutBlocks();
-  void layoutHomes(const std::vector<Body>& bodies, int workers);
+  // The movers' homes (moverHome_) from their keys (homeKeys_).
+  void layoutHomes(int workers);
+  void balanceHomes();
   // Runs f(i, next) for every solver body i > 0, next the body the loop visits a few after i (to
   // fetch ahead) or -1: with threads, each home's bodies on its worker.
   template <class F>
@@ -241,12 +243,15 @@ class ContactSolver {
     int index;
   };
   int homes_ = 1;                  ///< this step's homes: the workers, or 1 (serial)
+  std::vector<double> split_;      ///< per split (its middle worker): its lower side's body share
+  std::vector<int64_t> homeLoad_;  ///< balanceHomes' scratch: rows per home
   std::vector<int> movers_;        ///< with homes: the moving bodies, in body order
   std::vector<int> moverHome_;     ///< per mover: its home (layoutHomes)
   std::vector<HomeKey> homeKeys_;  ///< layoutHomes' scratch
   std::vector<int> homeOf_;        ///< per solver body: its home worker
   std::vector<int> homeFirst_;     ///< per home: its first solver body; then the end
-  std::vector<int> homeFill_;
+  std::vector<int> chunkHomes_;    ///< per chunk of movers and home: its count, then its first
+  std::vector<int> solverBody_;    ///< per solver body: its body (prepareBodies' scratch)
   std::vector<int> colorHomes_;  ///< per colour and worker: the first row of that home
   std::vector<int> groupStart_;  ///< one colour's constraints per home and point count
 
