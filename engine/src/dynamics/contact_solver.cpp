@@ -209,8 +209,8 @@ void ContactSolver::layoutBlocks() {
   const size_t cursors = static_cast<size_t>(std::max(colors, 0)) * static_cast<size_t>(workers);
   if (cursors > pb.cursorCapacity) {
     pb.cursorCapacity = 2 * cursors;
+    // New cursors hold generation 0, which no pass has (nextGeneration skips it).
     pb.cursor = std::make_unique<PassBlocks::Cursor[]>(pb.cursorCapacity);
-    pb.generation = 0;
   }
   if (colors > pb.colorCapacity) {
     pb.colorCapacity = 2 * colors;
@@ -274,18 +274,23 @@ void ContactSolver::layoutHomes(int workers) {
   split(split, 0, count, 0, workers);
 }
 
-// The splits move toward equal constraints per home for the next step: a home's rows are its
-// work in every pass, and where a heap is denser on one side, equal bodies are unequal work (the
-// 2000-box heap: 42% and 58% of the rows). Each split's share is scaled by the square root of
-// the ratio of its lower side's wanted to its present share of the constraints (the present
-// share from this step's rows). Only the partition follows: no bit depends on it.
+// The splits move toward equal work per home for the next step. A home's work is its bodies
+// (the integration loops) and its rows, and where a heap is denser on one side equal bodies are
+// unequal rows (the 2000-box heap at rest: 42% and 58%). A row counts as kRowWork bodies: it is
+// read in about 17 passes a step (4 substeps of a warm start, two solves and a relax, then the
+// restitution and the store) at several times a body's cost in one of its 9 loops. Each split's
+// share is scaled by the square root of the ratio of its lower side's wanted to its present share
+// of the work (this step's). Only the partition follows: no bit depends on it.
 void ContactSolver::balanceHomes() {
+  constexpr int64_t kRowWork = 8;
   homeLoad_.assign(static_cast<size_t>(homes_), 0);
+  for (size_t w = 0; w < static_cast<size_t>(homes_); ++w)
+    homeLoad_[w] = homeFirst_[w + 1] - homeFirst_[w];
   for (size_t k = 0; k < colorHomes_.size(); ++k) {
     const int home = static_cast<int>(k % static_cast<size_t>(homes_));
     const int color = static_cast<int>(k / static_cast<size_t>(homes_));
     const int end = home + 1 < homes_ ? colorHomes_[k + 1] : colorRows_[color + 1];
-    homeLoad_[static_cast<size_t>(home)] += end - colorHomes_[k];
+    homeLoad_[static_cast<size_t>(home)] += kRowWork * (end - colorHomes_[k]);
   }
   std::function<int64_t(int, int)> adjust = [&](int w0, int w1) -> int64_t {
     if (w1 - w0 <= 1) return homeLoad_[static_cast<size_t>(w0)];
@@ -302,6 +307,35 @@ void ContactSolver::balanceHomes() {
   adjust(0, homes_);
 }
 
+namespace {
+// Claims the next of `blocks` blocks from `cursor` for this pass (`generation`): its index, or -1
+// when all are taken. The cursor holds the pass's generation in its high 32 bits and the blocks
+// taken in the low; a cursor of another generation reads as none taken, so no reset is needed.
+int claimBlock(std::atomic<uint64_t>& cursor, uint32_t generation, int blocks) {
+  uint64_t seen = cursor.load(std::memory_order_relaxed);
+  for (;;) {
+    const uint32_t taken =
+        static_cast<uint32_t>(seen >> 32) == generation ? static_cast<uint32_t>(seen) : 0u;
+    if (static_cast<int>(taken) >= blocks) return -1;
+    const uint64_t claim = (static_cast<uint64_t>(generation) << 32) | (taken + 1u);
+    if (cursor.compare_exchange_weak(seen, claim, std::memory_order_relaxed))
+      return static_cast<int>(taken);
+  }
+}
+}  // namespace
+
+uint32_t ContactSolver::nextGeneration() {
+  PassBlocks& pb = blocks_;
+  if (++pb.generation == 0) {
+    // Wrapped (after 2^32 passes): clear the cursors, so that no old claim reads as this pass's.
+    for (size_t k = 0; k < pb.cursorCapacity; ++k)
+      pb.cursor[k].next.store(0, std::memory_order_relaxed);
+    for (PassBlocks::Cursor& c : pb.bodyCursor) c.next.store(0, std::memory_order_relaxed);
+    pb.generation = 1;
+  }
+  return pb.generation;
+}
+
 template <class F>
 void ContactSolver::forEachBody(F&& f) {
   const int count = static_cast<int>(solverBodies_.size());
@@ -309,9 +343,24 @@ void ContactSolver::forEachBody(F&& f) {
     forEach(1, count, kBodyGrain, [&](int i) { f(i, i + kBodyAhead < count ? i + kBodyAhead : -1); });
     return;
   }
-  parallelFor(tasks_, homes_, 1, [&](int home, int, int) {
-    const int first = homeFirst_[home], last = homeFirst_[home + 1];
-    for (int i = first; i < last; ++i) f(i, i + kBodyAhead < last ? i + kBodyAhead : -1);
+  // Each home's bodies in blocks of kBodyGrain: a worker runs its own home's blocks, then takes
+  // what is left of the others' (the homes' work differs where the rows are uneven: a falling
+  // column's are all at its foot).
+  PassBlocks& pb = blocks_;
+  if (pb.bodyCursor.size() < static_cast<size_t>(homes_))
+    pb.bodyCursor = std::vector<PassBlocks::Cursor>(static_cast<size_t>(homes_));
+  const uint32_t generation = nextGeneration();
+  parallelFor(tasks_, homes_, 1, [&](int task, int, int) {
+    for (int i = 0; i < homes_; ++i) {
+      const int home = task + i < homes_ ? task + i : task + i - homes_;
+      const int first = homeFirst_[home], last = homeFirst_[home + 1];
+      const int blocks = (last - first + kBodyGrain - 1) / kBodyGrain;
+      for (int b; (b = claimBlock(pb.bodyCursor[static_cast<size_t>(home)].next, generation,
+                                  blocks)) >= 0;) {
+        const int from = first + b * kBodyGrain, to = std::min(last, from + kBodyGrain);
+        for (int k = from; k < to; ++k) f(k, k + kBodyAhead < to ? k + kBodyAhead : -1);
+      }
+    }
   });
 }
 
@@ -356,14 +405,8 @@ void ContactSolver::rowPass(F&& f) {
   // first. Any order gives the same bits.
   PassBlocks& pb = blocks_;
   const int tasks = tasks_->workerCount();
-  // The cursors are never reset: a cursor from an earlier pass (another generation) reads as 0.
   // The done counts add up over the step's passes (the blocks stay the same within a step).
-  if (++pb.generation == 0) {
-    // Wrapped (after 2^32 passes): clear the cursors, so that no old claim reads as this pass's.
-    for (size_t k = 0; k < pb.cursorCapacity; ++k) pb.cursor[k].next.store(0, std::memory_order_relaxed);
-    pb.generation = 1;
-  }
-  const uint32_t generation = pb.generation;
+  const uint32_t generation = nextGeneration();
   const int pass = ++pb.pass;
   parallelFor(tasks_, tasks, 1, [&](int task, int, int) {
     for (int c = 0; c < colors; ++c) {
@@ -377,18 +420,11 @@ void ContactSolver::rowPass(F&& f) {
         const int from = pb.home[homes + static_cast<size_t>(home)];
         const int to = home + 1 < tasks ? pb.home[homes + static_cast<size_t>(home) + 1] : blocks;
         std::atomic<uint64_t>& cursor = pb.cursor[homes + static_cast<size_t>(home)].next;
-        uint64_t seen = cursor.load(std::memory_order_relaxed);
-        for (;;) {
-          const uint32_t taken =
-              static_cast<uint32_t>(seen >> 32) == generation ? static_cast<uint32_t>(seen) : 0u;
-          if (static_cast<int>(taken) >= to - from) break;
-          const uint64_t claim = (static_cast<uint64_t>(generation) << 32) | (taken + 1u);
-          if (!cursor.compare_exchange_weak(seen, claim, std::memory_order_relaxed)) continue;
-          const size_t b = static_cast<size_t>(first + from) + taken;
+        for (int taken; (taken = claimBlock(cursor, generation, to - from)) >= 0;) {
+          const size_t b = static_cast<size_t>(first + from + taken);
           const int rowEnd = pb.begin[b + 1];
           for (int r = pb.begin[b]; r < rowEnd; ++r) f(rows_[r]);
           ++ran;
-          seen = claim;
         }
       }
       std::atomic<int>& done = pb.done[c].n;

@@ -216,7 +216,8 @@ class ContactSolver {
     struct alignas(128) Done {
       std::atomic<int> n{0};
     };
-    std::unique_ptr<Cursor[]> cursor;
+    std::unique_ptr<Cursor[]> cursor;  ///< per colour and home (rowPass)
+    std::vector<Cursor> bodyCursor;    ///< per home (forEachBody)
     std::unique_ptr<Done[]> done;
     std::vector<int> first;  ///< per colour: its first block; then the total
     std::vector<int> home;   ///< per colour and worker: the home's first block in the colour
@@ -230,6 +231,8 @@ class ContactSolver {
   // The movers' homes (moverHome_) from their keys (homeKeys_).
   void layoutHomes(int workers);
   void balanceHomes();
+  // The generation of a new pass of claims (rowPass, forEachBody).
+  uint32_t nextGeneration();
   // Runs f(i, next) for every solver body i > 0, next the body the loop visits a few after i (to
   // fetch ahead) or -1: with threads, each home's bodies on its worker.
   template <class F>
