@@ -195,7 +195,8 @@ void ContactSolver::layoutBlocks() {
     }
     // Each home's rows in blocks of `grain` (the last one shorter).
     for (int w = 0; w < workers; ++w) {
-      const size_t at = static_cast<size_t>(c) * static_cast<size_t>(workers) + static_cast<size_t>(w);
+      const size_t at =
+          static_cast<size_t>(c) * static_cast<size_t>(workers) + static_cast<size_t>(w);
       const int from = std::max(colorRows_[c], std::min(colorRows_[c + 1], colorHomes_[at]));
       const int to = w + 1 < workers
                          ? std::max(from, std::min(colorRows_[c + 1], colorHomes_[at + 1]))
@@ -266,7 +267,8 @@ void ContactSolver::layoutHomes(int workers) {
                                       to - from - 1);
     std::nth_element(homeKeys_.begin() + from, homeKeys_.begin() + mid, homeKeys_.begin() + to,
                      [axis](const HomeKey& p, const HomeKey& q) {
-                       return p.x[axis] < q.x[axis] || (p.x[axis] == q.x[axis] && p.index < q.index);
+                       return p.x[axis] < q.x[axis] ||
+                              (p.x[axis] == q.x[axis] && p.index < q.index);
                      });
     self(self, from, mid, w0, wm);
     self(self, mid, to, wm, w1);
@@ -300,7 +302,8 @@ void ContactSolver::balanceHomes() {
       const double wanted = static_cast<double>(wm - w0) / (w1 - w0);
       const double present = std::max(static_cast<double>(lower) / (lower + upper), 0.01);
       double& share = split_[static_cast<size_t>(wm)];
-      share = std::clamp(share * std::sqrt(wanted / present), 0.1 * wanted, 1.0 - 0.1 * (1.0 - wanted));
+      share =
+          std::clamp(share * std::sqrt(wanted / present), 0.1 * wanted, 1.0 - 0.1 * (1.0 - wanted));
     }
     return lower + upper;
   };
@@ -340,7 +343,8 @@ template <class F>
 void ContactSolver::forEachBody(F&& f) {
   const int count = static_cast<int>(solverBodies_.size());
   if (homes_ == 1) {
-    forEach(1, count, kBodyGrain, [&](int i) { f(i, i + kBodyAhead < count ? i + kBodyAhead : -1); });
+    forEach(1, count, kBodyGrain,
+            [&](int i) { f(i, i + kBodyAhead < count ? i + kBodyAhead : -1); });
     return;
   }
   // Each home's bodies in blocks of kBodyGrain: a worker runs its own home's blocks, then takes
@@ -377,7 +381,8 @@ void ContactSolver::forEachRow(F&& f) {
     if (home == 0)
       for (int r = 0; r < colorRows_.front(); ++r) f(r);
     for (int c = 0; c < colors; ++c) {
-      const size_t at = static_cast<size_t>(c) * static_cast<size_t>(homes) + static_cast<size_t>(home);
+      const size_t at =
+          static_cast<size_t>(c) * static_cast<size_t>(homes) + static_cast<size_t>(home);
       const int from = colorHomes_[at];
       const int to = home + 1 < homes ? colorHomes_[at + 1] : colorRows_[c + 1];
       for (int r = from; r < to; ++r) f(r);
@@ -1338,8 +1343,9 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     if (joints && warmStarting_)
       jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
     if (warmStarting_)
-      rowPass(
-          [this](WideContact& c) { byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); }); });
+      rowPass([this](WideContact& c) {
+        byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); });
+      });
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
@@ -1395,7 +1401,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     // starts in the other order.
     if ((s.solver.velocityIterations + relax) % 2 == 0) reverse = !reverse;
   }
-  rowPass([this](WideContact& c) { byStill(c, [&](auto k) { restitution<decltype(k)::value>(c); }); });
+  rowPass(
+      [this](WideContact& c) { byStill(c, [&](auto k) { restitution<decltype(k)::value>(c); }); });
   store(manifolds, static_cast<Real>(substeps));
   forEach(1, static_cast<int>(solverBodies_.size()), kBodyGrain, [&](int i) {
     pull(i);

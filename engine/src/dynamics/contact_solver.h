@@ -255,8 +255,8 @@ class ContactSolver {
   std::vector<int> homeFirst_;     ///< per home: its first solver body; then the end
   std::vector<int> chunkHomes_;    ///< per chunk of movers and home: its count, then its first
   std::vector<int> solverBody_;    ///< per solver body: its body (prepareBodies' scratch)
-  std::vector<int> colorHomes_;  ///< per colour and worker: the first row of that home
-  std::vector<int> groupStart_;  ///< one colour's constraints per home and point count
+  std::vector<int> colorHomes_;    ///< per colour and worker: the first row of that home
+  std::vector<int> groupStart_;    ///< one colour's constraints per home and point count
 
   std::vector<SolverBody> solverBodies_;
   std::vector<BodyState> states_;  ///< per solver body: what the rows gather and scatter
