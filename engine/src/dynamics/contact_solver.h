@@ -11,13 +11,17 @@
 // joint will be one more row kind in the same colours. Rows gather body velocities and motion from
 // an array of float body states (BodyState) and scatter the velocities back.
 //
-// Threads (issue 18). With a task system the step runs its loops in parallel over fixed ranges:
-// the bodies (preparation, velocity and position integration, the final velocities), the rows
-// (packing, storing the impulses), and per colour the rows of that colour (warm start, solve,
-// relax, restitution), one parallel loop per colour with the overflow rows serial before the
-// first. Every index writes only its own memory (a body, a row, a manifold; a colour's rows share
-// no moving body, and no row writes an unmoving one), so the result is the serial result, bit
-// for bit, at any thread count and any partition. Joints and drags stay serial between the loops.
+// Threads (issue 18). With a task system the step runs its loops in parallel: the bodies
+// (preparation, velocity and position integration, the final velocities), the rows (packing,
+// storing the impulses), and in every pass (warm start, solve, relax, restitution) the colours
+// in order, each colour's rows in parallel, the overflow rows serial before the first. Each
+// moving body has a home worker (layoutHomes); the solver bodies are numbered home by home and a
+// worker runs its home's bodies and rows first, so a body's state stays in one core's cache
+// (docs/ARCHITECTURE.md, "Contact solver", Threads). Every index writes only its own memory (a
+// body, a row, a manifold; a colour's rows share no moving body, and no row writes an unmoving
+// one), and no bit depends on a body's number or a constraint's row and lane, so the result is
+// the serial result, bit for bit, at any thread count and any partition. Joints and drags stay
+// serial between the loops.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -207,8 +211,9 @@ class ContactSolver {
   // With threads, a pass's colours in one parallel loop of one task per worker: the tasks take
   // blocks of a colour's rows and wait for the colour's last block before the next colour.
   struct PassBlocks {
-    /// Per colour and home: how many of the home's blocks this pass has taken, in the low 32
+    /// A range's claims (claimBlock): how many of its blocks this pass has taken, in the low 32
     /// bits, and the pass's generation in the high (a value of an older generation reads as 0).
+    /// 128-byte lines: the cores move lines in aligned pairs.
     struct alignas(128) Cursor {
       std::atomic<uint64_t> next{0};
     };
@@ -247,7 +252,7 @@ class ContactSolver {
   };
   int homes_ = 1;                  ///< this step's homes: the workers, or 1 (serial)
   std::vector<double> split_;      ///< per split (its middle worker): its lower side's body share
-  std::vector<int64_t> homeLoad_;  ///< balanceHomes' scratch: rows per home
+  std::vector<int64_t> homeLoad_;  ///< balanceHomes' scratch: work per home
   std::vector<int> movers_;        ///< with homes: the moving bodies, in body order
   std::vector<int> moverHome_;     ///< per mover: its home (layoutHomes)
   std::vector<HomeKey> homeKeys_;  ///< layoutHomes' scratch
