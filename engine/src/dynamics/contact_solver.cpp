@@ -29,7 +29,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <functional>
 #include <numbers>
 #include <thread>
 #include <type_traits>
@@ -195,13 +194,9 @@ void ContactSolver::layoutBlocks() {
     }
     // Each home's rows in blocks of `grain` (the last one shorter).
     for (int w = 0; w < workers; ++w) {
-      const size_t at =
-          static_cast<size_t>(c) * static_cast<size_t>(workers) + static_cast<size_t>(w);
-      const int from = std::max(colorRows_[c], std::min(colorRows_[c + 1], colorHomes_[at]));
-      const int to = w + 1 < workers
-                         ? std::max(from, std::min(colorRows_[c + 1], colorHomes_[at + 1]))
-                         : colorRows_[c + 1];
-      pb.home[at] = static_cast<int>(pb.begin.size()) - pb.first[c];
+      const auto [from, to] = homeRows(c, w);
+      pb.home[static_cast<size_t>(c) * static_cast<size_t>(workers) + static_cast<size_t>(w)] =
+          static_cast<int>(pb.begin.size()) - pb.first[c];
       for (int r = from; r < to; r += grain) pb.begin.push_back(r);
     }
     pb.first[c + 1] = static_cast<int>(pb.begin.size());
@@ -227,8 +222,9 @@ void ContactSolver::layoutBlocks() {
 // body loops run each home's bodies on its worker (forEachBody), and a colour's rows are grouped
 // by home (prepareContacts): a body state then stays in its home core's cache through a pass,
 // where a state written on one core and read on another costs a transfer between the cores'
-// caches (about 150 ns on the 2-core test machine, twice a row's arithmetic; and the cores move
-// lines in aligned pairs, so the homes' states must not interleave in memory either). Where a
+// caches (on the 2-core test machine a row then costs about twice as much; and the cores move
+// lines in aligned pairs, so the homes' states must not interleave in memory either:
+// tests/bench/bench_homes.cpp). Where a
 // body runs and what number it has change no bit: every body's work writes only its own memory,
 // and the colouring looks at bodies only as identities (tests/unit/test_threads.cpp).
 void ContactSolver::layoutHomes(int workers) {
@@ -236,14 +232,14 @@ void ContactSolver::layoutHomes(int workers) {
   if (static_cast<int>(split_.size()) != workers) {
     // Each split's share of the bodies on its lower side: at first the share of the workers.
     split_.assign(static_cast<size_t>(workers), 0.5);
-    std::function<void(int, int)> init = [&](int w0, int w1) {
+    auto init = [&](auto&& self, int w0, int w1) -> void {
       if (w1 - w0 <= 1) return;
       const int wm = w0 + (w1 - w0) / 2;
       split_[static_cast<size_t>(wm)] = static_cast<double>(wm - w0) / (w1 - w0);
-      init(w0, wm);
-      init(wm, w1);
+      self(self, w0, wm);
+      self(self, wm, w1);
     };
-    init(0, workers);
+    init(init, 0, workers);
   }
   moverHome_.resize(static_cast<size_t>(count));
   // Splits keys [from, to) among workers [w0, w1).
@@ -288,16 +284,16 @@ void ContactSolver::balanceHomes() {
   homeLoad_.assign(static_cast<size_t>(homes_), 0);
   for (size_t w = 0; w < static_cast<size_t>(homes_); ++w)
     homeLoad_[w] = homeFirst_[w + 1] - homeFirst_[w];
-  for (size_t k = 0; k < colorHomes_.size(); ++k) {
-    const int home = static_cast<int>(k % static_cast<size_t>(homes_));
-    const int color = static_cast<int>(k / static_cast<size_t>(homes_));
-    const int end = home + 1 < homes_ ? colorHomes_[k + 1] : colorRows_[color + 1];
-    homeLoad_[static_cast<size_t>(home)] += kRowWork * (end - colorHomes_[k]);
-  }
-  std::function<int64_t(int, int)> adjust = [&](int w0, int w1) -> int64_t {
+  const int colors = static_cast<int>(colorRows_.size()) - 1;
+  for (int c = 0; c < colors; ++c)
+    for (int w = 0; w < homes_; ++w) {
+      const auto [from, to] = homeRows(c, w);
+      homeLoad_[static_cast<size_t>(w)] += kRowWork * (to - from);
+    }
+  auto adjust = [&](auto&& self, int w0, int w1) -> int64_t {
     if (w1 - w0 <= 1) return homeLoad_[static_cast<size_t>(w0)];
     const int wm = w0 + (w1 - w0) / 2;
-    const int64_t lower = adjust(w0, wm), upper = adjust(wm, w1);
+    const int64_t lower = self(self, w0, wm), upper = self(self, wm, w1);
     if (lower + upper > 0) {
       const double wanted = static_cast<double>(wm - w0) / (w1 - w0);
       const double present = std::max(static_cast<double>(lower) / (lower + upper), 0.01);
@@ -307,7 +303,12 @@ void ContactSolver::balanceHomes() {
     }
     return lower + upper;
   };
-  adjust(0, homes_);
+  adjust(adjust, 0, homes_);
+}
+
+std::pair<int, int> ContactSolver::homeRows(int c, int w) const {
+  const size_t at = static_cast<size_t>(c) * static_cast<size_t>(homes_) + static_cast<size_t>(w);
+  return {colorHomes_[at], w + 1 < homes_ ? colorHomes_[at + 1] : colorRows_[c + 1]};
 }
 
 namespace {
@@ -381,10 +382,7 @@ void ContactSolver::forEachRow(F&& f) {
     if (home == 0)
       for (int r = 0; r < colorRows_.front(); ++r) f(r);
     for (int c = 0; c < colors; ++c) {
-      const size_t at =
-          static_cast<size_t>(c) * static_cast<size_t>(homes) + static_cast<size_t>(home);
-      const int from = colorHomes_[at];
-      const int to = home + 1 < homes ? colorHomes_[at + 1] : colorRows_[c + 1];
+      const auto [from, to] = homeRows(c, home);
       for (int r = from; r < to; ++r) f(r);
     }
   });
@@ -467,8 +465,6 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies, bool jointed) {
   push(0);
   // Joints keep body order: their exact groups are built and factored in solver order.
   homes_ = tasks_ && movers >= 2 * kBodyGrain && !jointed ? tasks_->workerCount() : 1;
-  homeFirst_.assign(static_cast<size_t>(homes_) + 1, 1);
-  homeFirst_[static_cast<size_t>(homes_)] = 1 + movers;
   if (homes_ == 1) {
     parallelFor(tasks_, bodyCount, kBodyChunk, [&](int begin, int end, int) {
       int si = 1 + chunkFound_[static_cast<size_t>(begin / kBodyChunk)];
@@ -483,7 +479,6 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies, bool jointed) {
         prepareBody(bodies, si++);
       }
     });
-    homeOf_.assign(solverBodies_.size(), 0);
     return;
   }
   // With threads: the movers in body order, their homes, then numbered home by home (body order

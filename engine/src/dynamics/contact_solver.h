@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "dynamics/constraint_graph.h"
@@ -236,6 +237,8 @@ class ContactSolver {
   // The movers' homes (moverHome_) from their keys (homeKeys_).
   void layoutHomes(int workers);
   void balanceHomes();
+  // Rows [first, end) of colour c whose home is w (with homes).
+  std::pair<int, int> homeRows(int c, int w) const;
   // The generation of a new pass of claims (rowPass, forEachBody).
   uint32_t nextGeneration();
   // Runs f(i, next) for every solver body i > 0, next the body the loop visits a few after i (to
@@ -256,8 +259,8 @@ class ContactSolver {
   std::vector<int> movers_;        ///< with homes: the moving bodies, in body order
   std::vector<int> moverHome_;     ///< per mover: its home (layoutHomes)
   std::vector<HomeKey> homeKeys_;  ///< layoutHomes' scratch
-  std::vector<int> homeOf_;        ///< per solver body: its home worker
-  std::vector<int> homeFirst_;     ///< per home: its first solver body; then the end
+  std::vector<int> homeOf_;        ///< with homes: per solver body, its home worker
+  std::vector<int> homeFirst_;     ///< with homes: per home, its first solver body; then the end
   std::vector<int> chunkHomes_;    ///< per chunk of movers and home: its count, then its first
   std::vector<int> solverBody_;    ///< per solver body: its body (prepareBodies' scratch)
   std::vector<int> colorHomes_;    ///< per colour and worker: the first row of that home
