@@ -38,6 +38,13 @@
 #include "dynamics/joint_solver.h"
 #include "tumble/task.h"
 
+// packRow's double lanes are passed by value between inline functions; GCC and Clang note that
+// the ABI of a 32-byte vector argument or result differs with and without AVX. Nothing here
+// crosses a non-inline call.
+#if defined(__GNUC__)  // GCC and Clang (both name the warning -Wpsabi)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace tumble {
 
 using namespace wide;
@@ -609,145 +616,349 @@ void ContactSolver::push(int i) {
   s[13] = s[14] = s[15] = 0;
 }
 
-void ContactSolver::packLane(WideContact& c, WideCold& cold, int l, int mi,
-                             const std::vector<Body>& bodies,
-                             const std::vector<Manifold>& manifolds, const Softness& soft) {
-  const Manifold& m = manifolds[mi];
-  const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
-  const SolverBody& sa = solverBodies_[ia];
-  const SolverBody& sb = solverBodies_[ib];
-  c.a[l] = ia;
-  c.b[l] = ib;
-  if (sa.invMass > 0.0) c.writeA = static_cast<uint8_t>(c.writeA | (1u << l));
-  if (sb.invMass > 0.0) c.writeB = static_cast<uint8_t>(c.writeB | (1u << l));
-  c.manifold[l] = mi;
-  c.invMassA[l] = sa.invMass;
-  c.invMassB[l] = sb.invMass;
-  setLane(c.invIA, l, sa.invI);
-  setLane(c.invIB, l, sb.invI);
-  const Vec3 n = m.normal;
-  setLane(c.normal, l, n);
-  setLane(c.t1, l, m.tangent1);
-  setLane(c.t2, l, m.tangent2);
-  c.friction[l] = m.friction;
-  cold.restitution[l] = m.restitution;
-  c.bounce = c.bounce || cold.restitution[l] != 0;
-  c.biasRate[l] = soft.biasRate;
-  c.massScale[l] = soft.massScale;
-  c.impulseScale[l] = soft.impulseScale;
-  cold.radiusA[l] = m.radiusA;
-  cold.radiusB[l] = m.radiusB;
-  c.round = c.round || cold.radiusA[l] > 0.0 || cold.radiusB[l] > 0.0;
-  // The anchors in world axes are those of the pose where the narrow phase found the points: a
-  // recycled manifold (contact_update.h) keeps its lever arms as found, as it keeps its normal.
-  // Otherwise that pose is the step's start (moving bodies carry their rotation matrix; the
-  // immovable solver body 0 stands for many).
-  const Mat3 rotA = m.found.valid ? glm::mat3_cast(m.found.rotationA)
-                    : ia > 0      ? sa.rotation
-                                  : glm::mat3_cast(bodies[m.a.index].rotation);
-  const Mat3 rotB = m.found.valid ? glm::mat3_cast(m.found.rotationB)
-                    : ib > 0      ? sb.rotation
-                                  : glm::mat3_cast(bodies[m.b.index].rotation);
-  const Real mSum = sa.invMass + sb.invMass;
-  // The linear part of K between unit directions d and e: (mA + mB) d.e, or with locked
-  // translation axes mA d.(freeA e) + mB d.(freeB e) (the locked rows of M^-1 are zero).
-  const bool laneLocked = sa.linearFree != Vec3(1.0) || sb.linearFree != Vec3(1.0);
-  auto linearK = [&](const Vec3& d, const Vec3& e) {
-    return sa.invMass * glm::dot(d, sa.linearFree * e) +
-           sb.invMass * glm::dot(d, sb.linearFree * e);
-  };
-  if (laneLocked) {
-    if (!c.locked) {
-      for (int k = 0; k < kLanes; ++k)
-        setLane(cold.freeA, k, Vec3(1.0)), setLane(cold.freeB, k, Vec3(1.0));
-      c.locked = true;
-    }
-    setLane(cold.freeA, l, sa.linearFree);
-    setLane(cold.freeB, l, sb.linearFree);
-  }
-  const Vec3 dv = sb.v - sa.v;
+namespace {
+
+// Four lanes of double for packing a row: the same operations in the same order as glm's on one
+// lane (its dot sums x, y, z left to right, its matrix times vector takes the columns in order,
+// its cross and vector-by-scalar division are component-wise), so each lane gets glm's bits.
+typedef Real Dbl __attribute__((vector_size(sizeof(Real) * kLanes)));
+typedef int64_t DblMask __attribute__((vector_size(sizeof(Real) * kLanes)));
+struct DVec {
+  Dbl x, y, z;
+};
+struct DMat {  // column-major, as glm: c[j] is column j
+  DVec c[3];
+};
+[[gnu::always_inline]] inline Dbl dsplat(Real x) {
+  return Dbl{x, x, x, x};
+}
+// a > b per lane (signalling on NaN, as the scalar comparison). GCC leaves a comparison of
+// 32-byte vectors without AVX to one lane at a time through memory: two SSE2 compares instead.
+[[gnu::always_inline]] inline DblMask greater(const Dbl& a, const Dbl& b) {
+#if defined(__SSE2__)
+  const __m128d lo = _mm_cmpgt_pd(__m128d{a[0], a[1]}, __m128d{b[0], b[1]});
+  const __m128d hi = _mm_cmpgt_pd(__m128d{a[2], a[3]}, __m128d{b[2], b[3]});
+  const __m128i l = _mm_castpd_si128(lo), h = _mm_castpd_si128(hi);
+  return DblMask{_mm_cvtsi128_si64(l), _mm_cvtsi128_si64(_mm_unpackhi_epi64(l, l)),
+                 _mm_cvtsi128_si64(h), _mm_cvtsi128_si64(_mm_unpackhi_epi64(h, h))};
+#else
+  return a > b;
+#endif
+}
+[[gnu::always_inline]] inline Dbl dselect(const DblMask& m, const Dbl& a, const Dbl& b) {
+  return reinterpret_cast<Dbl>((m & reinterpret_cast<DblMask>(a)) |
+                               (~m & reinterpret_cast<DblMask>(b)));
+}
+[[gnu::always_inline]] inline DVec dselect(const DblMask& m, const DVec& a, const DVec& b) {
+  return {dselect(m, a.x, b.x), dselect(m, a.y, b.y), dselect(m, a.z, b.z)};
+}
+[[gnu::always_inline]] inline DVec operator+(const DVec& a, const DVec& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+[[gnu::always_inline]] inline DVec operator-(const DVec& a, const DVec& b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+[[gnu::always_inline]] inline DVec operator*(const Dbl& s, const DVec& a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
+[[gnu::always_inline]] inline DVec operator*(const DVec& a, const DVec& b) {
+  return {a.x * b.x, a.y * b.y, a.z * b.z};
+}
+[[gnu::always_inline]] inline Dbl dot(const DVec& a, const DVec& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+[[gnu::always_inline]] inline DVec cross(const DVec& a, const DVec& b) {
+  return {a.y * b.z - b.y * a.z, a.z * b.x - b.z * a.x, a.x * b.y - b.x * a.y};
+}
+[[gnu::always_inline]] inline DVec operator*(const DMat& m, const DVec& v) {
+  return {m.c[0].x * v.x + m.c[1].x * v.y + m.c[2].x * v.z,
+          m.c[0].y * v.x + m.c[1].y * v.y + m.c[2].y * v.z,
+          m.c[0].z * v.x + m.c[1].z * v.y + m.c[2].z * v.z};
+}
+[[gnu::always_inline]] inline Dbl dsqrt(const Dbl& a) {
+#if defined(__SSE2__)
+  const __m128d lo = _mm_sqrt_pd(__m128d{a[0], a[1]});
+  const __m128d hi = _mm_sqrt_pd(__m128d{a[2], a[3]});
+  return Dbl{lo[0], lo[1], hi[0], hi[1]};
+#else
+  Dbl r;
+  for (int i = 0; i < kLanes; ++i) r[i] = std::sqrt(a[i]);
+  return r;
+#endif
+}
+[[gnu::always_inline]] inline Wide lanes(const Dbl& d) {
+  return __builtin_convertvector(d, Wide);
+}
+[[gnu::always_inline]] inline Vec lanes(const DVec& v) {
+  return {lanes(v.x), lanes(v.y), lanes(v.z)};
+}
+// The rows keep the symmetric part glm's lower triangle gives (setLane(Sym&, ...)).
+[[gnu::always_inline]] inline Sym lanes(const DMat& m) {
+  return {lanes(m.c[0].x), lanes(m.c[1].x), lanes(m.c[2].x),
+          lanes(m.c[1].y), lanes(m.c[2].y), lanes(m.c[2].z)};
+}
+// a / b where `where`, else 0, dividing only where it is taken (no trap on b = 0).
+[[gnu::always_inline]] inline Dbl divideWhere(const DblMask& where, const Dbl& a, const Dbl& b) {
+  return dselect(where, a / dselect(where, b, dsplat(1.0)), dsplat(0.0));
+}
+
+// An empty lane's manifold: no points, every number zero (its bodies are the immovable solver
+// body 0, whose numbers are zero too), so its results are zero as a cleared row's.
+const Manifold& emptyLane() {
+  static const Manifold m = [] {
+    Manifold z;
+    z.normal = z.tangent1 = z.tangent2 = Vec3(0.0);
+    z.friction = 0.0;
+    z.found.rotationA = z.found.rotationB = Quat(0.0, 0.0, 0.0, 0.0);
+    z.found.valid = true;
+    return z;
+  }();
+  return m;
+}
+
+}  // namespace
+
+void ContactSolver::packRow(int r, const std::vector<Body>& bodies,
+                            const std::vector<Manifold>& manifolds, const Softness& soft,
+                            const Softness& hard) {
+  WideContact& c = rows_[r];
+  WideCold& cold = cold_[r];
+  const int points = rowPoints_[r];
+  // The row's first line (indices, counts, flags) and its cold part start cleared; every other
+  // field the passes read (those of the row's first `points` points) is written whole below.
+  static_assert(offsetof(WideContact, invMassA) <= 64);
+  std::memset(static_cast<void*>(&c), 0, offsetof(WideContact, invMassA));
+  std::memset(static_cast<void*>(&cold), 0, sizeof(WideCold));
+  c.still = rowStill_[r];
+  const Manifold* M[kLanes];
+  const SolverBody* A[kLanes];
+  const SolverBody* B[kLanes];
+  const Quat* QA[kLanes];
+  const Quat* QB[kLanes];
+  int locked = 0;  // bit l: lane l has a locked translation axis
   const Real perSubstep = 1.0 / substeps_;
-  const int count = std::min(m.pointCount, 4);
-  Vec3 rAc(0.0), rBc(0.0), rBs[4];
-  Real deepest = 0.0;
-  for (int k = 0; k < count; ++k) {
-    const ContactPoint& cp = m.points[k];
-    WidePoint& p = c.p[k];
-    const Vec3 rA = rotA * cp.localA, rB = rotB * cp.localB;
-    rBs[k] = rB;
-    rAc += rA;
-    rBc += rB;
-    deepest = std::max(deepest, -cp.separation);
-    setLane(p.rA, l, rA);
-    setLane(p.rB, l, rB);
-    p.baseSeparation[l] = cp.separation - glm::dot(rB - rA, n);
-    const Vec3 nA = glm::cross(rA, n), nB = glm::cross(rB, n);
-    const Real kn = (laneLocked ? linearK(n, n) : mSum) + glm::dot(nA, sa.invI * nA) +
-                    glm::dot(nB, sb.invI * nB);
-    p.normalMass[l] = kn > 0.0 ? 1.0 / kn : 0.0;
-    p.normalImpulse[l] = warmStarting_ ? cp.normalImpulse * perSubstep : 0.0;
-    p.totalImpulse[l] = 0.0;
-    cold.relativeVelocity[k][l] = glm::dot(dv + glm::cross(sb.w, rB) - glm::cross(sa.w, rA), n);
+  for (int l = 0; l < kLanes; ++l) {
+    c.manifold[l] = -1;
+    const int ci = rowMembers_[r * kLanes + l];
+    if (ci < 0) {
+      M[l] = &emptyLane();
+      A[l] = B[l] = &solverBodies_[0];
+      QA[l] = &M[l]->found.rotationA;
+      QB[l] = &M[l]->found.rotationB;
+      continue;
+    }
+    c.lanes = l + 1;
+    const int mi = constraintManifold_[ci];
+    const Manifold& m = manifolds[mi];
+    const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
+    const SolverBody& sa = solverBodies_[ia];
+    const SolverBody& sb = solverBodies_[ib];
+    M[l] = &m;
+    A[l] = &sa;
+    B[l] = &sb;
+    // The anchors in world axes are those of the pose where the narrow phase found the points: a
+    // recycled manifold (contact_update.h) keeps its lever arms as found, as it keeps its normal.
+    // Otherwise that pose is the step's start (a moving body's rotation matrix is its rotation's:
+    // prepareBody).
+    QA[l] = m.found.valid ? &m.found.rotationA : &bodies[m.a.index].rotation;
+    QB[l] = m.found.valid ? &m.found.rotationB : &bodies[m.b.index].rotation;
+    c.a[l] = ia;
+    c.b[l] = ib;
+    if (sa.invMass > 0.0) c.writeA = static_cast<uint8_t>(c.writeA | (1u << l));
+    if (sb.invMass > 0.0) c.writeB = static_cast<uint8_t>(c.writeB | (1u << l));
+    c.manifold[l] = mi;
+    cold.restitution[l] = static_cast<Lane>(m.restitution);
+    c.bounce = c.bounce || cold.restitution[l] != 0;
+    cold.radiusA[l] = m.radiusA;
+    cold.radiusB[l] = m.radiusB;
+    c.round = c.round || cold.radiusA[l] > 0.0 || cold.radiusB[l] > 0.0;
+    if (sa.linearFree != Vec3(1.0) || sb.linearFree != Vec3(1.0)) locked |= 1 << l;
+    if (m.rollingResistance > 0.0f) {
+      // The angular K of the spin about the tangents: t_i . (IA^-1 + IB^-1) t_j (few rows have
+      // rolling resistance: one lane at a time).
+      const Mat3 invI = sa.invI + sb.invI;
+      const Real kr00 = glm::dot(m.tangent1, invI * m.tangent1);
+      const Real kr01 = glm::dot(m.tangent1, invI * m.tangent2);
+      const Real kr11 = glm::dot(m.tangent2, invI * m.tangent2);
+      const Real detR = kr00 * kr11 - kr01 * kr01;
+      if (detR > 0.0) {
+        c.rolling = true;
+        cold.rollingResistance[l] = m.rollingResistance;
+        cold.rollingMass[0][l] = static_cast<Lane>(kr11 / detR);
+        cold.rollingMass[1][l] = static_cast<Lane>(-kr01 / detR);
+        cold.rollingMass[2][l] = static_cast<Lane>(kr00 / detR);
+        if (warmStarting_) {
+          cold.rollingImpulse[0][l] = static_cast<Lane>(m.rollingImpulse[0] * perSubstep);
+          cold.rollingImpulse[1][l] = static_cast<Lane>(m.rollingImpulse[1] * perSubstep);
+        }
+      }
+    }
   }
-  rAc /= static_cast<Real>(count);
-  rBc /= static_cast<Real>(count);
-  setLane(c.centerA, l, rAc);
-  setLane(c.centerB, l, rBc);
+  // The lanes' inputs, built in registers from the four lanes' manifolds and bodies.
+  auto gather = [](auto f) __attribute__((always_inline)) {
+    return Dbl{f(0), f(1), f(2), f(3)};
+  };
+  auto gatherVec = [&](auto f) __attribute__((always_inline)) {
+    return DVec{gather([&](int l) { return f(l).x; }), gather([&](int l) { return f(l).y; }),
+                gather([&](int l) { return f(l).z; })};
+  };
+  auto gatherMat = [&](auto f) __attribute__((always_inline)) {
+    DMat m;
+    for (int j = 0; j < 3; ++j) m.c[j] = gatherVec([&](int l) -> const Vec3& { return f(l)[j]; });
+    return m;
+  };
+  // glm::mat3_cast, four lanes at a time.
+  auto rotation = [&](const Quat* const* q) __attribute__((always_inline)) {
+    const Dbl w = gather([&](int l) { return q[l]->w; }),
+              x = gather([&](int l) { return q[l]->x; });
+    const Dbl y = gather([&](int l) { return q[l]->y; }),
+              z = gather([&](int l) { return q[l]->z; });
+    const Dbl xx = x * x, yy = y * y, zz = z * z, xz = x * z, xy = x * y, yz = y * z;
+    const Dbl wx = w * x, wy = w * y, wz = w * z, one = dsplat(1.0), two = dsplat(2.0);
+    DMat m;
+    m.c[0] = {one - two * (yy + zz), two * (xy + wz), two * (xz - wy)};
+    m.c[1] = {two * (xy - wz), one - two * (xx + zz), two * (yz + wx)};
+    m.c[2] = {two * (xz + wy), two * (yz - wx), one - two * (xx + yy)};
+    return m;
+  };
+  const Dbl zero{}, one = dsplat(1.0);
+  const Dbl invMassA = gather([&](int l) { return A[l]->invMass; });
+  const Dbl invMassB = gather([&](int l) { return B[l]->invMass; });
+  const DMat invIA = gatherMat([&](int l) -> const Mat3& { return A[l]->invI; });
+  const DMat invIB = gatherMat([&](int l) -> const Mat3& { return B[l]->invI; });
+  const DMat rotA = rotation(QA), rotB = rotation(QB);
+  const DVec n = gatherVec([&](int l) -> const Vec3& { return M[l]->normal; });
+  const DVec t[2] = {gatherVec([&](int l) -> const Vec3& { return M[l]->tangent1; }),
+                     gatherVec([&](int l) -> const Vec3& { return M[l]->tangent2; })};
+  // At least one point per lane (an empty lane's centre is then 0 / 1).
+  const Dbl count = gather([&](int l) { return Real(std::max(1, std::min(M[l]->pointCount, 4))); });
+  c.points = points;
+  c.invMassA = lanes(invMassA);
+  c.invMassB = lanes(invMassB);
+  c.invIA = lanes(invIA);
+  c.invIB = lanes(invIB);
+  c.normal = lanes(n);
+  c.t1 = lanes(t[0]);
+  c.t2 = lanes(t[1]);
+  c.friction = lanes(gather([&](int l) { return M[l]->friction; }));
+  {
+    auto softness = [&](auto field) __attribute__((always_inline)) {
+      return lanes(gather([&](int l) {
+        return A[l]->invMass == 0.0 || B[l]->invMass == 0.0 ? hard.*field : soft.*field;
+      }));
+    };
+    c.biasRate = softness(&Softness::biasRate);
+    c.massScale = softness(&Softness::massScale);
+    c.impulseScale = softness(&Softness::impulseScale);
+    // An empty lane's are 0, as a cleared row's.
+    for (int l = c.lanes; l < kLanes; ++l) c.biasRate[l] = c.massScale[l] = c.impulseScale[l] = 0;
+  }
+  const Dbl perSubstepLanes = dsplat(perSubstep);
+  if (warmStarting_) {
+    c.frictionImpulse[0] =
+        lanes(gather([&](int l) { return M[l]->frictionImpulse[0]; }) * perSubstepLanes);
+    c.frictionImpulse[1] =
+        lanes(gather([&](int l) { return M[l]->frictionImpulse[1]; }) * perSubstepLanes);
+    c.twistImpulse = lanes(gather([&](int l) { return M[l]->twistImpulse; }) * perSubstepLanes);
+  } else {
+    c.frictionImpulse[0] = c.frictionImpulse[1] = c.twistImpulse = Wide{};
+  }
+  // The linear part of K between unit directions d and e: (mA + mB) d.e, or in lanes with locked
+  // translation axes mA d.(freeA e) + mB d.(freeB e) (the locked rows of M^-1 are zero).
+  const Dbl mSum = invMassA + invMassB;
+  DblMask lockedLanes{};
+  DVec freeA{}, freeB{};
+  if (locked) {
+    for (int l = 0; l < kLanes; ++l) lockedLanes[l] = locked & (1 << l) ? -1 : 0;
+    freeA = gatherVec([&](int l) -> const Vec3& { return A[l]->linearFree; });
+    freeB = gatherVec([&](int l) -> const Vec3& { return B[l]->linearFree; });
+    c.locked = true;
+    cold.freeA = lanes(freeA);
+    cold.freeB = lanes(freeB);
+  }
+  auto linearK = [&](const DVec& d, const DVec& e, const Dbl& unlocked)
+      __attribute__((always_inline)) {
+    if (!locked) return unlocked;
+    return dselect(lockedLanes, invMassA * dot(d, freeA * e) + invMassB * dot(d, freeB * e),
+                   unlocked);
+  };
+  const DVec vA = gatherVec([&](int l) -> const Vec3& { return A[l]->v; });
+  const DVec vB = gatherVec([&](int l) -> const Vec3& { return B[l]->v; });
+  const DVec wA = gatherVec([&](int l) -> const Vec3& { return A[l]->w; });
+  const DVec wB = gatherVec([&](int l) -> const Vec3& { return B[l]->w; });
+  const DVec dv = vB - vA;
+  const Dbl knLinear = linearK(n, n, mSum);
+  DVec rAc{}, rBc{}, rBs[4];
+  DblMask in[4];
+  Dbl deepest{};
+  for (int p = 0; p < points; ++p) {
+    WidePoint& wp = c.p[p];
+    // Lanes with this point (a lane's points past its count hold old numbers: not read).
+    in[p] = greater(count, dsplat(p));
+    const DVec localA = dselect(
+        in[p], gatherVec([&](int l) -> const Vec3& { return M[l]->points[p].localA; }), DVec{});
+    const DVec localB = dselect(
+        in[p], gatherVec([&](int l) -> const Vec3& { return M[l]->points[p].localB; }), DVec{});
+    const Dbl separation =
+        dselect(in[p], gather([&](int l) { return M[l]->points[p].separation; }), zero);
+    const DVec rA = rotA * localA, rB = rotB * localB;
+    rBs[p] = rB;
+    rAc = rAc + dselect(in[p], rA, DVec{});
+    rBc = rBc + dselect(in[p], rB, DVec{});
+    const Dbl depth = -separation;
+    deepest = dselect(in[p] & greater(depth, deepest), depth, deepest);
+    wp.rA = lanes(dselect(in[p], rA, DVec{}));
+    wp.rB = lanes(dselect(in[p], rB, DVec{}));
+    wp.baseSeparation = lanes(dselect(in[p], separation - dot(rB - rA, n), zero));
+    const DVec nA = cross(rA, n), nB = cross(rB, n);
+    const Dbl kn = knLinear + dot(nA, invIA * nA) + dot(nB, invIB * nB);
+    wp.normalMass = lanes(divideWhere(in[p] & greater(kn, zero), one, kn));
+    wp.normalImpulse =
+        warmStarting_
+            ? lanes(dselect(in[p], gather([&](int l) { return M[l]->points[p].normalImpulse; }),
+                            zero) *
+                    perSubstepLanes)
+            : Wide{};
+    wp.totalImpulse = Wide{};
+    cold.relativeVelocity[p] =
+        lanes(dselect(in[p], dot(dv + cross(wB, rB) - cross(wA, rA), n), zero));
+  }
+  rAc = DVec{rAc.x / count, rAc.y / count, rAc.z / count};
+  rBc = DVec{rBc.x / count, rBc.y / count, rBc.z / count};
+  c.centerA = lanes(rAc);
+  c.centerB = lanes(rBc);
   // Twist: the points' mean distance from their centre, at least the depth. A corner or edge
   // pressed d deep into a face overlaps it in a patch about d across, which resists twisting:
   // without it a body pinched between two corner contacts swings about the line through them
   // like a frictionless pendulum, for ever (1000-box heap, seed 18).
-  Real arm = 0.0;
-  for (int k = 0; count > 1 && k < count; ++k) {  // one point is its own centre: arm 0
-    const Vec3 d = rBs[k] - rBc;
-    arm += glm::length(d - glm::dot(d, n) * n) / static_cast<Real>(count);
+  Dbl arm{};
+  const DblMask several = greater(count, one);  // one point is its own centre: arm 0
+  for (int p = 0; p < points; ++p) {
+    const DVec d = rBs[p] - rBc;
+    const DVec off = d - dot(d, n) * n;
+    arm = arm + dselect(in[p] & several, dsqrt(dot(off, off)) / count, zero);
   }
-  c.twistArm[l] = std::max(arm, deepest);
-  const Vec3 t[2] = {m.tangent1, m.tangent2};
-  Vec3 fA[2], fB[2], fIA[2], fIB[2];
+  c.twistArm = lanes(dselect(greater(deepest, arm), deepest, arm));
+  DVec fA[2], fB[2], fIA[2], fIB[2];
   for (int i = 0; i < 2; ++i) {
-    fA[i] = glm::cross(rAc, t[i]);
-    fB[i] = glm::cross(rBc, t[i]);
-    fIA[i] = sa.invI * fA[i];
-    fIB[i] = sb.invI * fB[i];
+    fA[i] = cross(rAc, t[i]);
+    fB[i] = cross(rBc, t[i]);
+    fIA[i] = invIA * fA[i];
+    fIB[i] = invIB * fB[i];
   }
-  Real kt[2][2];
+  Dbl kt[2][2];
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j)
-      kt[i][j] = (laneLocked ? linearK(t[i], t[j]) : (i == j ? mSum : 0.0)) +
-                 glm::dot(fA[i], fIA[j]) + glm::dot(fB[i], fIB[j]);
-  const Real det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
-  if (det > 0.0) {
-    c.tangentMass[0][l] = kt[1][1] / det;
-    c.tangentMass[1][l] = -kt[0][1] / det;
-    c.tangentMass[2][l] = kt[0][0] / det;
-  }
-  const Real kTwist = glm::dot(n, sa.invI * n) + glm::dot(n, sb.invI * n);
-  c.twistMass[l] = kTwist > 0.0 ? 1.0 / kTwist : 0.0;
-  if (warmStarting_) {
-    c.frictionImpulse[0][l] = m.frictionImpulse[0] * perSubstep;
-    c.frictionImpulse[1][l] = m.frictionImpulse[1] * perSubstep;
-    c.twistImpulse[l] = m.twistImpulse * perSubstep;
-  }
-  if (m.rollingResistance > 0.0f) {
-    // The angular K of the spin about the tangents: t_i . (IA^-1 + IB^-1) t_j.
-    const Mat3 invI = sa.invI + sb.invI;
-    const Real kr00 = glm::dot(t[0], invI * t[0]), kr01 = glm::dot(t[0], invI * t[1]);
-    const Real kr11 = glm::dot(t[1], invI * t[1]);
-    const Real detR = kr00 * kr11 - kr01 * kr01;
-    if (detR > 0.0) {
-      c.rolling = true;
-      cold.rollingResistance[l] = m.rollingResistance;
-      cold.rollingMass[0][l] = kr11 / detR;
-      cold.rollingMass[1][l] = -kr01 / detR;
-      cold.rollingMass[2][l] = kr00 / detR;
-      if (warmStarting_) {
-        cold.rollingImpulse[0][l] = m.rollingImpulse[0] * perSubstep;
-        cold.rollingImpulse[1][l] = m.rollingImpulse[1] * perSubstep;
-      }
-    }
-  }
-  c.points = std::max(c.points, count);
+      kt[i][j] =
+          linearK(t[i], t[j], i == j ? mSum : zero) + dot(fA[i], fIA[j]) + dot(fB[i], fIB[j]);
+  const Dbl det = kt[0][0] * kt[1][1] - kt[0][1] * kt[1][0];
+  const DblMask invertible = greater(det, zero);
+  c.tangentMass[0] = lanes(divideWhere(invertible, kt[1][1], det));
+  c.tangentMass[1] = lanes(divideWhere(invertible, -kt[0][1], det));
+  c.tangentMass[2] = lanes(divideWhere(invertible, kt[0][0], det));
+  const Dbl kTwist = dot(n, invIA * n) + dot(n, invIB * n);
+  c.twistMass = lanes(divideWhere(greater(kTwist, zero), one, kTwist));
+  if (c.still != Still::None) fixAnchors(c);
 }
 
 void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
@@ -871,25 +1082,9 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   }
   if (s.solver.velocityIterations > 1 && separations_.size() < rows_.size() * 4)
     separations_.resize(rows_.size() * 4);
-  // A row is cleared as WideContact{} would (every member's default is zero) but for the points
-  // past its point count (last in the row), which no pass reads: a sphere heap's rows have one
-  // point of four. Its cold part is cleared whole.
-  static_assert(std::is_trivially_copyable_v<WideContact> &&
-                std::is_standard_layout_v<WideContact> &&
-                offsetof(WideContact, p) + sizeof(WideContact::p) == sizeof(WideContact));
-  static_assert(std::is_trivially_copyable_v<WideCold>);
-  auto clearRow = [&](int r) {
-    WideContact& c = rows_[r];
-    std::memset(static_cast<void*>(&c), 0,
-                offsetof(WideContact, p) + sizeof(WidePoint) * rowPoints_[r]);
-    std::memset(static_cast<void*>(&cold_[r]), 0, sizeof(WideCold));
-    for (int l = 0; l < kLanes; ++l) {
-      c.manifold[l] = -1;
-      if (rowMembers_[r * kLanes + l] >= 0) c.lanes = l + 1;
-    }
-    c.still = rowStill_[r];
-  };
-  // The parts of a manifold packLane reads: all but the points past its row's point count.
+  // The rows packed one by one (in parallel with threads), the next row's manifolds fetched
+  // (a colour's come in manifold order, but strided): only the parts packRow reads, all but the
+  // points past the row's point count.
   auto fetch = [&](int mi, int points) {
     const char* at = reinterpret_cast<const char*>(&manifolds[mi]);
     const size_t skipFrom = offsetof(Manifold, points) + sizeof(ContactPoint) * points;
@@ -897,43 +1092,11 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     for (size_t k = 0; k < sizeof(Manifold); k += 64)
       if (k + 64 <= skipFrom || k >= skipTo) __builtin_prefetch(at + k);
   };
-  auto pack = [&](int r, int l, int ci) {
-    const bool stiff = solverBodies_[constraintBodies_[2 * ci]].invMass == 0.0 ||
-                       solverBodies_[constraintBodies_[2 * ci + 1]].invMass == 0.0;
-    packLane(rows_[r], cold_[r], l, constraintManifold_[ci], bodies, manifolds,
-             stiff ? hard : soft);
-  };
   const int rows = rowCount_;
-  if (!tasks_) {
-    // One thread: the rows cleared first, then the lanes packed in manifold order (the manifolds
-    // read front to back, the manifold four ahead and the solver bodies two ahead fetched).
-    for (int r = 0; r < rows; ++r) clearRow(r);
-    slot_.resize(static_cast<size_t>(constraintCount_));
-    for (int k = 0; k < rows * kLanes; ++k)
-      if (rowMembers_[k] >= 0) slot_[rowMembers_[k]] = k;
-    for (int ci = 0; ci < constraintCount_; ++ci) {
-      if (ci + 4 < constraintCount_) fetch(constraintManifold_[ci + 4], constraintPoints_[ci + 4]);
-      if (ci + 2 < constraintCount_) {
-        for (int side = 0; side < 2; ++side) {
-          const char* body =
-              reinterpret_cast<const char*>(&solverBodies_[constraintBodies_[2 * (ci + 2) + side]]);
-          for (size_t at = 0; at < sizeof(SolverBody); at += 64) __builtin_prefetch(body + at);
-        }
-      }
-      pack(slot_[ci] / kLanes, slot_[ci] % kLanes, ci);
-    }
-    for (int r = 0; r < rows; ++r)
-      if (rows_[r].still != Still::None) fixAnchors(rows_[r]);
-    return;
-  }
   forEachRow([&](int r) {
-    clearRow(r);
-    // Fetch the next row's manifolds: a colour's come in manifold order, but strided.
     for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l)
       fetch(constraintManifold_[rowMembers_[(r + 1) * kLanes + l]], rowPoints_[r + 1]);
-    for (int l = 0; l < kLanes && rowMembers_[r * kLanes + l] >= 0; ++l)
-      pack(r, l, rowMembers_[r * kLanes + l]);
-    if (rows_[r].still != Still::None) fixAnchors(rows_[r]);
+    packRow(r, bodies, manifolds, soft, hard);
   });
 }
 

@@ -172,9 +172,10 @@ class ContactSolver {
   void prepareBody(const std::vector<Body>& bodies, int si);
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
-  void packLane(WideContact& c, WideCold& cold, int lane, int manifold,
-                const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
-                const Softness& soft);
+  // Writes row r whole from its constraints' manifolds and solver bodies, four lanes at a time
+  // (soft: between two moving bodies; hard: against an immovable or kinematic one).
+  void packRow(int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
+               const Softness& soft, const Softness& hard);
   // The double velocities in solverBodies_ stay the step's own; the rows work on states_. After
   // a push the state holds the lane-rounded velocities and motion; a pull adds what the rows
   // changed since (the state minus the rounded value pushed), so a body no row touched keeps its
@@ -293,7 +294,6 @@ class ContactSolver {
   bool stillKernels_ = true;
   /// per constraint: its manifold's points (at most 4)
   std::vector<int8_t> constraintPoints_;
-  std::vector<int> slot_;        ///< per constraint: row * kLanes + lane (one thread's packing)
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
   int constraintCount_ = 0;
   Real invH_ = 0.0;
