@@ -411,6 +411,7 @@ class World {
   int filteredBodies_ = 0;
   int sensorBodies_ = 0;
   int hitBodies_ = 0;
+  int kinematicBodies_ = 0;  // live kinematic bodies (at zero, no contact keeps a body awake)
   std::vector<SensorEvent> sensorOverlaps_;  // sorted by (sensor, visitor)
   std::vector<SensorEvent> sensorScratch_;
   std::vector<int> sensorCandidates_;

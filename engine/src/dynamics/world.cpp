@@ -594,16 +594,16 @@ void World::updateSleep(Real dt, const Settings& s) {
   keepAwake.assign(bodies_.size(), 0);
   for (const auto& d : drags_)
     if (d) keepAwake[d->body] = 1;
-  for (const Manifold& m : manifolds_) {
+  // A moving kinematic body keeps what it touches awake (with none, the manifolds are not read).
+  auto moving = [](const Body& k) {
+    return k.type == BodyType::Kinematic &&
+           (glm::length(k.linearVelocity) > 0.0 || glm::length(k.angularVelocity) > 0.0);
+  };
+  for (size_t i = 0; kinematicBodies_ > 0 && i < manifolds_.size(); ++i) {
+    const Manifold& m = manifolds_[i];
     if (!m.touching()) continue;
-    const Body& A = bodies_[m.a.index];
-    const Body& B = bodies_[m.b.index];
-    auto moving = [](const Body& k) {
-      return k.type == BodyType::Kinematic &&
-             (glm::length(k.linearVelocity) > 0.0 || glm::length(k.angularVelocity) > 0.0);
-    };
-    if (moving(A)) keepAwake[m.b.index] = 1;
-    if (moving(B)) keepAwake[m.a.index] = 1;
+    if (moving(bodies_[m.a.index])) keepAwake[m.b.index] = 1;
+    if (moving(bodies_[m.b.index])) keepAwake[m.a.index] = 1;
   }
   const IslandUpdate u =
       updateIslands(bodies_, manifolds_, keepAwake, s, dt, islandScratch_, jointLinks_);

@@ -50,6 +50,7 @@ void World::countFlags(const Body& b, int sign) {
   if (b.isSensor || (c && c->anySensor)) sensorBodies_ += sign;
   if (b.hitEventSpeed < std::numeric_limits<Real>::infinity()) hitBodies_ += sign;
   if (b.bullet) bullets_ += sign;
+  if (b.type == BodyType::Kinematic) kinematicBodies_ += sign;
 }
 
 void World::setFilter(BodyId id, const BodyFilter& filter) {

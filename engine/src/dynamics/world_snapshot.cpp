@@ -721,7 +721,7 @@ struct SnapshotCodec {
     if (live != leaves) return "the tree's leaves and the live bodies differ in number";
     auto alive = [&](BodyId id) { return w.isAlive(id); };
     // What the step counts of its bodies (events and options), from the bodies.
-    w.filteredBodies_ = w.sensorBodies_ = w.hitBodies_ = w.bullets_ = 0;
+    w.filteredBodies_ = w.sensorBodies_ = w.hitBodies_ = w.bullets_ = w.kinematicBodies_ = 0;
     for (const Body& b : w.bodies_)
       if (b.alive) w.countFlags(b, +1);
     for (const SensorEvent& e : w.sensorOverlaps_) {
