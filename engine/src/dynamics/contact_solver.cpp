@@ -36,14 +36,8 @@
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
 #include "dynamics/joint_solver.h"
+#include "dynamics/wide_double.h"
 #include "tumble/task.h"
-
-// packRow's double lanes are passed by value between inline functions; GCC and Clang note that
-// the ABI of a 32-byte vector argument or result differs with and without AVX. Nothing here
-// crosses a non-inline call.
-#if defined(__GNUC__)  // GCC and Clang (both name the warning -Wpsabi)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 
 namespace tumble {
 
@@ -618,37 +612,17 @@ void ContactSolver::push(int i) {
 
 namespace {
 
-// Four lanes of double for packing a row: the same operations in the same order as glm's on one
-// lane (its dot sums x, y, z left to right, its matrix times vector takes the columns in order,
-// its cross and vector-by-scalar division are component-wise), so each lane gets glm's bits.
-typedef Real Dbl __attribute__((vector_size(sizeof(Real) * kLanes)));
-typedef int64_t DblMask __attribute__((vector_size(sizeof(Real) * kLanes)));
+// Four lanes of double (wide_double.h) for packing a row: the same operations in the same order as
+// glm's on one lane (its dot sums x, y, z left to right, its matrix times vector takes the columns
+// in order, its cross and vector-by-scalar division are component-wise), so each lane gets glm's
+// bits.
 struct DVec {
   Dbl x, y, z;
 };
 struct DMat {  // column-major, as glm: c[j] is column j
   DVec c[3];
 };
-[[gnu::always_inline]] inline Dbl dsplat(Real x) {
-  return Dbl{x, x, x, x};
-}
-// a > b per lane (signalling on NaN, as the scalar comparison). GCC leaves a comparison of
-// 32-byte vectors without AVX to one lane at a time through memory: two SSE2 compares instead.
-[[gnu::always_inline]] inline DblMask greater(const Dbl& a, const Dbl& b) {
-#if defined(__SSE2__)
-  const __m128d lo = _mm_cmpgt_pd(__m128d{a[0], a[1]}, __m128d{b[0], b[1]});
-  const __m128d hi = _mm_cmpgt_pd(__m128d{a[2], a[3]}, __m128d{b[2], b[3]});
-  const __m128i l = _mm_castpd_si128(lo), h = _mm_castpd_si128(hi);
-  return DblMask{_mm_cvtsi128_si64(l), _mm_cvtsi128_si64(_mm_unpackhi_epi64(l, l)),
-                 _mm_cvtsi128_si64(h), _mm_cvtsi128_si64(_mm_unpackhi_epi64(h, h))};
-#else
-  return a > b;
-#endif
-}
-[[gnu::always_inline]] inline Dbl dselect(const DblMask& m, const Dbl& a, const Dbl& b) {
-  return reinterpret_cast<Dbl>((m & reinterpret_cast<DblMask>(a)) |
-                               (~m & reinterpret_cast<DblMask>(b)));
-}
+using wide::dselect;
 [[gnu::always_inline]] inline DVec dselect(const DblMask& m, const DVec& a, const DVec& b) {
   return {dselect(m, a.x, b.x), dselect(m, a.y, b.y), dselect(m, a.z, b.z)};
 }
@@ -674,17 +648,6 @@ struct DMat {  // column-major, as glm: c[j] is column j
   return {m.c[0].x * v.x + m.c[1].x * v.y + m.c[2].x * v.z,
           m.c[0].y * v.x + m.c[1].y * v.y + m.c[2].y * v.z,
           m.c[0].z * v.x + m.c[1].z * v.y + m.c[2].z * v.z};
-}
-[[gnu::always_inline]] inline Dbl dsqrt(const Dbl& a) {
-#if defined(__SSE2__)
-  const __m128d lo = _mm_sqrt_pd(__m128d{a[0], a[1]});
-  const __m128d hi = _mm_sqrt_pd(__m128d{a[2], a[3]});
-  return Dbl{lo[0], lo[1], hi[0], hi[1]};
-#else
-  Dbl r;
-  for (int i = 0; i < kLanes; ++i) r[i] = std::sqrt(a[i]);
-  return r;
-#endif
 }
 [[gnu::always_inline]] inline Wide lanes(const Dbl& d) {
   return __builtin_convertvector(d, Wide);

@@ -8,35 +8,25 @@
 #include <cmath>
 
 #include "dynamics/joint_solver.h"
-
-// Lanes are passed by value between inline functions; GCC notes that the ABI of a 32-byte vector
-// argument differs with and without AVX. Nothing here crosses a non-inline call.
-#if defined(__GNUC__)  // GCC and Clang (both name the warning -Wpsabi)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+#include "dynamics/wide_double.h"
 
 namespace tumble {
 namespace {
 
-using Lanes = WideBallJoints::Lanes;
+using Lanes = WideBallJoints::Lanes;  // wide::Dbl
 using V = WideBallJoints::V;
 using S = WideBallJoints::S;
-typedef int64_t Mask __attribute__((vector_size(4 * sizeof(int64_t))));
-
-inline Lanes splat(Real x) {
-  return Lanes{x, x, x, x};
-}
-inline Lanes select(Mask m, Lanes a, Lanes b) {
-  return reinterpret_cast<Lanes>((m & reinterpret_cast<Mask>(a)) |
-                                 (~m & reinterpret_cast<Mask>(b)));
-}
+using wide::DblMask;
+using wide::dselect;
+using wide::dsplat;
+using wide::greater;
 inline V operator+(const V& a, const V& b) {
   return {a.x + b.x, a.y + b.y, a.z + b.z};
 }
 inline V operator-(const V& a, const V& b) {
   return {a.x - b.x, a.y - b.y, a.z - b.z};
 }
-inline V operator*(Lanes s, const V& a) {
+inline V operator*(const Lanes& s, const V& a) {
   return {s * a.x, s * a.y, s * a.z};
 }
 inline V cross(const V& a, const V& b) {
@@ -182,7 +172,7 @@ namespace {
 // q v q*, as v + 2 w (u x v) + 2 u x (u x v) with u the vector part.
 inline V rotate(const Lanes* q, const V& v) {
   const V u{q[1], q[2], q[3]};
-  const V t = splat(2.0) * cross(u, v);
+  const V t = dsplat(2.0) * cross(u, v);
   return v + q[0] * t + cross(u, t);
 }
 
@@ -191,16 +181,23 @@ inline V rotate(const Lanes* q, const V& v) {
 // between passes, so this is the value a separate loop before the pass would give.
 void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
                 const std::vector<SolverBody>& sb) {
+  // The bodies' motion since the step began, four lanes built in registers.
+  auto gather = [&](const int* index, auto f) __attribute__((always_inline)) {
+    return Lanes{f(sb[index[0]]), f(sb[index[1]]), f(sb[index[2]]), f(sb[index[3]])};
+  };
+  auto motion = [&](const int* index, V& dp, Lanes(&q)[4]) __attribute__((always_inline)) {
+    dp = {gather(index, [](const SolverBody& b) { return b.dp.x; }),
+          gather(index, [](const SolverBody& b) { return b.dp.y; }),
+          gather(index, [](const SolverBody& b) { return b.dp.z; })};
+    q[0] = gather(index, [](const SolverBody& b) { return b.dq.w; });
+    q[1] = gather(index, [](const SolverBody& b) { return b.dq.x; });
+    q[2] = gather(index, [](const SolverBody& b) { return b.dq.y; });
+    q[3] = gather(index, [](const SolverBody& b) { return b.dq.z; });
+  };
   Lanes qA[4], qB[4];
   V dpA, dpB;
-  for (int l = 0; l < 4; ++l) {
-    const SolverBody& A = sb[r.a[l]];
-    const SolverBody& B = sb[r.b[l]];
-    setLane(dpA, l, A.dp);
-    setLane(dpB, l, B.dp);
-    qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
-    qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
-  }
+  motion(r.a, dpA, qA);
+  motion(r.b, dpB, qB);
   r.rA = rotate(qA, t.rA0);
   r.rB = rotate(qB, t.rB0);
   r.d = (dpB - dpA) + t.center + r.rB - r.rA;
@@ -214,9 +211,9 @@ void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
   const Lanes c02 = K.xy * K.yz - K.xz * K.yy, c11 = K.xx * K.zz - K.xz * K.xz;
   const Lanes c12 = K.xy * K.xz - K.xx * K.yz, c22 = K.xx * K.yy - K.xy * K.xy;
   const Lanes det = K.xx * c00 + K.xy * c01 + K.xz * c02;
-  const Mask ok = (det > splat(1e-300)) | (det < splat(-1e-300));
-  const Lanes zero = splat(0.0);
-  const Lanes inv = select(ok, splat(1.0) / select(ok, det, splat(1.0)), zero);
+  const DblMask ok = greater(det, dsplat(1e-300)) | greater(dsplat(-1e-300), det);
+  const Lanes zero = dsplat(0.0);
+  const Lanes inv = dselect(ok, dsplat(1.0) / dselect(ok, det, dsplat(1.0)), zero);
   r.mass = {inv * c00, inv * c01, inv * c02, inv * c11, inv * c12, inv * c22};
 }
 
@@ -238,9 +235,9 @@ void WideBallJoints::warmStart(std::vector<SolverBody>& sb) {
 
 void WideBallJoints::solve(std::vector<SolverBody>& sb, bool useBias, const Softness& soft,
                            bool backwards) {
-  const Lanes massScale = splat(useBias ? soft.massScale : 1.0);
-  const Lanes impulseScale = splat(useBias ? soft.impulseScale : 0.0);
-  const Lanes biasRate = splat(useBias ? soft.biasRate : 0.0);
+  const Lanes massScale = dsplat(useBias ? soft.massScale : 1.0);
+  const Lanes impulseScale = dsplat(useBias ? soft.impulseScale : 0.0);
+  const Lanes biasRate = dsplat(useBias ? soft.biasRate : 0.0);
   const int n = rowCount_;
   const bool pose = posesStale_;
   posesStale_ = false;
