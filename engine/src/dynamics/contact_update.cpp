@@ -146,11 +146,14 @@ bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tol
     const Real cosHalf = std::min<Real>(1.0, std::abs(glm::dot(r0, r)));
     return glm::length(after - before) + 2.0 * std::sqrt(1.0 - cosHalf * cosHalf) * radius;
   };
+  // std::min(inA, inB) < tolerance, with B's view measured only when A's does not decide it.
   const Real inA = moved(f.centerA, f.rotationA, f.centerB, f.rotationB, a.center, a.rotation,
                          b.center, b.rotation, b.radius);
+  if (inA < tolerance) return true;
+  if (std::isnan(inA)) return false;  // std::min(NaN, x) is NaN
   const Real inB = moved(f.centerB, f.rotationB, f.centerA, f.rotationA, b.center, b.rotation,
                          a.center, a.rotation, a.radius);
-  return std::min(inA, inB) < tolerance;
+  return inB < tolerance;
 }
 
 bool remeasure(const Body& a, const Body& b, Manifold& m) {
