@@ -181,23 +181,16 @@ inline V rotate(const Lanes* q, const V& v) {
 // between passes, so this is the value a separate loop before the pass would give.
 void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
                 const std::vector<SolverBody>& sb) {
-  // The bodies' motion since the step began, four lanes built in registers.
-  auto gather = [&](const int* index, auto f) __attribute__((always_inline)) {
-    return Lanes{f(sb[index[0]]), f(sb[index[1]]), f(sb[index[2]]), f(sb[index[3]])};
-  };
-  auto motion = [&](const int* index, V& dp, Lanes(&q)[4]) __attribute__((always_inline)) {
-    dp = {gather(index, [](const SolverBody& b) { return b.dp.x; }),
-          gather(index, [](const SolverBody& b) { return b.dp.y; }),
-          gather(index, [](const SolverBody& b) { return b.dp.z; })};
-    q[0] = gather(index, [](const SolverBody& b) { return b.dq.w; });
-    q[1] = gather(index, [](const SolverBody& b) { return b.dq.x; });
-    q[2] = gather(index, [](const SolverBody& b) { return b.dq.y; });
-    q[3] = gather(index, [](const SolverBody& b) { return b.dq.z; });
-  };
   Lanes qA[4], qB[4];
   V dpA, dpB;
-  motion(r.a, dpA, qA);
-  motion(r.b, dpB, qB);
+  for (int l = 0; l < 4; ++l) {
+    const SolverBody& A = sb[r.a[l]];
+    const SolverBody& B = sb[r.b[l]];
+    setLane(dpA, l, A.dp);
+    setLane(dpB, l, B.dp);
+    qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
+    qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
+  }
   r.rA = rotate(qA, t.rA0);
   r.rB = rotate(qB, t.rB0);
   r.d = (dpB - dpA) + t.center + r.rB - r.rA;
