@@ -804,18 +804,18 @@ void ContactSolver::packRow(int r, const std::vector<Body>& bodies,
   c.t1 = lanes(t[0]);
   c.t2 = lanes(t[1]);
   c.friction = lanes(gather([&](int l) { return M[l]->friction; }));
-  {
-    auto softness = [&](auto field) __attribute__((always_inline)) {
-      return lanes(gather([&](int l) {
-        return A[l]->invMass == 0.0 || B[l]->invMass == 0.0 ? hard.*field : soft.*field;
-      }));
-    };
-    c.biasRate = softness(&Softness::biasRate);
-    c.massScale = softness(&Softness::massScale);
-    c.impulseScale = softness(&Softness::impulseScale);
-    // An empty lane's are 0, as a cleared row's.
-    for (int l = c.lanes; l < kLanes; ++l) c.biasRate[l] = c.massScale[l] = c.impulseScale[l] = 0;
-  }
+  // Against an immovable or kinematic body the hard rate; an empty lane's are 0, as a cleared
+  // row's.
+  auto softness = [&](auto field) __attribute__((always_inline)) {
+    return lanes(gather([&](int l) {
+      return l >= c.lanes                                   ? 0.0
+             : A[l]->invMass == 0.0 || B[l]->invMass == 0.0 ? hard.*field
+                                                            : soft.*field;
+    }));
+  };
+  c.biasRate = softness(&Softness::biasRate);
+  c.massScale = softness(&Softness::massScale);
+  c.impulseScale = softness(&Softness::impulseScale);
   const Dbl perSubstepLanes = dsplat(perSubstep);
   if (warmStarting_) {
     c.frictionImpulse[0] =
@@ -866,12 +866,14 @@ void ContactSolver::packRow(int r, const std::vector<Body>& bodies,
         dselect(in[p], gather([&](int l) { return M[l]->points[p].separation; }), zero);
     const DVec rA = rotA * localA, rB = rotB * localB;
     rBs[p] = rB;
-    rAc = rAc + dselect(in[p], rA, DVec{});
-    rBc = rBc + dselect(in[p], rB, DVec{});
+    // A lane's anchors for this point, +0 where it has none (as a cleared row's).
+    const DVec inA = dselect(in[p], rA, DVec{}), inB = dselect(in[p], rB, DVec{});
+    rAc = rAc + inA;
+    rBc = rBc + inB;
     const Dbl depth = -separation;
     deepest = dselect(in[p] & greater(depth, deepest), depth, deepest);
-    wp.rA = lanes(dselect(in[p], rA, DVec{}));
-    wp.rB = lanes(dselect(in[p], rB, DVec{}));
+    wp.rA = lanes(inA);
+    wp.rB = lanes(inB);
     wp.baseSeparation = lanes(dselect(in[p], separation - dot(rB - rA, n), zero));
     const DVec nA = cross(rA, n), nB = cross(rB, n);
     const Dbl kn = knLinear + dot(nA, invIA * nA) + dot(nB, invIB * nB);

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 
+#include "dynamics/wide_double.h"
 #include "tumble/math.h"
 
 // Wide values are passed by value between inline functions; GCC notes that the ABI of a 32-byte
@@ -63,9 +64,7 @@ inline Wide sqrt(Wide a) {
 #if defined(__SSE2__) && defined(TUMBLE_SOLVER_FLOAT)
   return reinterpret_cast<Wide>(_mm_sqrt_ps(reinterpret_cast<__m128>(a)));
 #elif defined(__SSE2__)
-  const __m128d lo = _mm_sqrt_pd(__m128d{a[0], a[1]});
-  const __m128d hi = _mm_sqrt_pd(__m128d{a[2], a[3]});
-  return Wide{lo[0], lo[1], hi[0], hi[1]};
+  return dsqrt(a);  // double lanes: the same type as wide_double.h's
 #else
   Wide r;
   for (int i = 0; i < kLanes; ++i) r[i] = std::sqrt(a[i]);
