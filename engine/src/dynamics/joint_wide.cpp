@@ -8,48 +8,18 @@
 #include <cmath>
 
 #include "dynamics/joint_solver.h"
-#include "dynamics/wide_double.h"
 
 namespace tumble {
 namespace {
 
-using Lanes = WideBallJoints::Lanes;  // wide::Dbl
+using Lanes = WideBallJoints::Lanes;  // wide::Wide
 using V = WideBallJoints::V;
 using S = WideBallJoints::S;
-using wide::DblMask;
-using wide::dselect;
-using wide::dsplat;
+using wide::cross;
 using wide::greater;
-inline V operator+(const V& a, const V& b) {
-  return {a.x + b.x, a.y + b.y, a.z + b.z};
-}
-inline V operator-(const V& a, const V& b) {
-  return {a.x - b.x, a.y - b.y, a.z - b.z};
-}
-inline V operator*(const Lanes& s, const V& a) {
-  return {s * a.x, s * a.y, s * a.z};
-}
-inline V cross(const V& a, const V& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-inline V operator*(const S& m, const V& v) {
-  return {m.xx * v.x + m.xy * v.y + m.xz * v.z, m.xy * v.x + m.yy * v.y + m.yz * v.z,
-          m.xz * v.x + m.yz * v.y + m.zz * v.z};
-}
-
-inline void setLane(V& v, int l, const Vec3& x) {
-  v.x[l] = x.x;
-  v.y[l] = x.y;
-  v.z[l] = x.z;
-}
-inline void setLane(S& m, int l, const Mat3& a) {
-  m.xx[l] = a[0][0];
-  m.xy[l] = a[1][0];
-  m.xz[l] = a[2][0];
-  m.yy[l] = a[1][1];
-  m.yz[l] = a[2][1];
-  m.zz[l] = a[2][2];
-}
+using wide::select;
+using wide::setLane;
+using wide::splat;
 
 // [r]^T I [r] (symmetric): entry ij is c_i . I c_j with c_k = r x e_k the columns of [r]:
 // cx = (0, rz, -ry), cy = (-rz, 0, rx), cz = (ry, -rx, 0), their zeros left out of the products
@@ -78,6 +48,7 @@ struct Velocities {
   V v, w;
 };
 
+// Rounded into the lanes (float by default) from the solver bodies' double state.
 inline Velocities gather(const std::vector<SolverBody>& sb, const int* index) {
   Velocities r;
   for (int l = 0; l < 4; ++l) {
@@ -93,8 +64,8 @@ inline void scatter(std::vector<SolverBody>& sb, const int* index, unsigned writ
   for (int l = 0; l < 4; ++l) {
     if (!(write & (1u << l))) continue;
     SolverBody& b = sb[index[l]];
-    b.v = Vec3(r.v.x[l], r.v.y[l], r.v.z[l]);
-    b.w = Vec3(r.w.x[l], r.w.y[l], r.w.z[l]);
+    b.v = wide::lane(r.v, l);
+    b.w = wide::lane(r.w, l);
   }
 }
 
@@ -144,8 +115,8 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
       // An empty lane joins the immovable body 0 to itself: no mass, K = 0, no impulse.
       const SolverBody& A = sb[r.a[l]];
       const SolverBody& B = sb[r.b[l]];
-      r.invMassA[l] = A.invMass;
-      r.invMassB[l] = B.invMass;
+      r.invMassA[l] = static_cast<wide::Lane>(A.invMass);
+      r.invMassB[l] = static_cast<wide::Lane>(B.invMass);
       setLane(r.invIA, l, A.invI);
       setLane(r.invIB, l, B.invI);
       setLane(t.rA0, l, j ? j->rA : Vec3(0.0));
@@ -169,30 +140,25 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
 
 namespace {
 
-// q v q*, as v + 2 w (u x v) + 2 u x (u x v) with u the vector part.
-inline V rotate(const Lanes* q, const V& v) {
-  const V u{q[1], q[2], q[3]};
-  const V t = dsplat(2.0) * cross(u, v);
-  return v + q[0] * t + cross(u, t);
-}
-
 // A row's anchors, gap and K^-1 at its bodies' current poses. Called by the first pass after the
 // bodies moved, row by row (the pass reads the same bodies' lines next): the poses do not change
 // between passes, so this is the value a separate loop before the pass would give.
 void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
                 const std::vector<SolverBody>& sb) {
-  Lanes qA[4], qB[4];
+  wide::Rot qA, qB;
   V dpA, dpB;
   for (int l = 0; l < 4; ++l) {
     const SolverBody& A = sb[r.a[l]];
     const SolverBody& B = sb[r.b[l]];
     setLane(dpA, l, A.dp);
     setLane(dpB, l, B.dp);
-    qA[0][l] = A.dq.w, qA[1][l] = A.dq.x, qA[2][l] = A.dq.y, qA[3][l] = A.dq.z;
-    qB[0][l] = B.dq.w, qB[1][l] = B.dq.x, qB[2][l] = B.dq.y, qB[3][l] = B.dq.z;
+    qA.w[l] = static_cast<wide::Lane>(A.dq.w), qA.x[l] = static_cast<wide::Lane>(A.dq.x);
+    qA.y[l] = static_cast<wide::Lane>(A.dq.y), qA.z[l] = static_cast<wide::Lane>(A.dq.z);
+    qB.w[l] = static_cast<wide::Lane>(B.dq.w), qB.x[l] = static_cast<wide::Lane>(B.dq.x);
+    qB.y[l] = static_cast<wide::Lane>(B.dq.y), qB.z[l] = static_cast<wide::Lane>(B.dq.z);
   }
-  r.rA = rotate(qA, t.rA0);
-  r.rB = rotate(qB, t.rB0);
+  r.rA = wide::rotate(qA, t.rA0);
+  r.rB = wide::rotate(qB, t.rB0);
   r.d = (dpB - dpA) + t.center + r.rB - r.rA;
   const S qa = armMass(r.rA, r.invIA), qb = armMass(r.rB, r.invIB);
   const Lanes m = r.invMassA + r.invMassB;
@@ -204,9 +170,9 @@ void updatePose(WideBallJoints::Row& r, const WideBallJoints::Start& t,
   const Lanes c02 = K.xy * K.yz - K.xz * K.yy, c11 = K.xx * K.zz - K.xz * K.xz;
   const Lanes c12 = K.xy * K.xz - K.xx * K.yz, c22 = K.xx * K.yy - K.xy * K.xy;
   const Lanes det = K.xx * c00 + K.xy * c01 + K.xz * c02;
-  const DblMask ok = greater(det, dsplat(1e-300)) | greater(dsplat(-1e-300), det);
-  const Lanes zero = dsplat(0.0);
-  const Lanes inv = dselect(ok, dsplat(1.0) / dselect(ok, det, dsplat(1.0)), zero);
+  const Lanes tiny = splat(wide::kTiny);
+  const wide::Mask ok = greater(det, tiny) | greater(-tiny, det);
+  const Lanes inv = select(ok, splat(1.0) / select(ok, det, splat(1.0)), wide::zero());
   r.mass = {inv * c00, inv * c01, inv * c02, inv * c11, inv * c12, inv * c22};
 }
 
@@ -228,9 +194,9 @@ void WideBallJoints::warmStart(std::vector<SolverBody>& sb) {
 
 void WideBallJoints::solve(std::vector<SolverBody>& sb, bool useBias, const Softness& soft,
                            bool backwards) {
-  const Lanes massScale = dsplat(useBias ? soft.massScale : 1.0);
-  const Lanes impulseScale = dsplat(useBias ? soft.impulseScale : 0.0);
-  const Lanes biasRate = dsplat(useBias ? soft.biasRate : 0.0);
+  const Lanes massScale = splat(useBias ? soft.massScale : 1.0);
+  const Lanes impulseScale = splat(useBias ? soft.impulseScale : 0.0);
+  const Lanes biasRate = splat(useBias ? soft.biasRate : 0.0);
   const int n = rowCount_;
   const bool pose = posesStale_;
   posesStale_ = false;
@@ -255,7 +221,7 @@ void WideBallJoints::store(std::vector<Joint>& joints) const {
   for (int i = 0; i < rowCount_; ++i)
     for (int l = 0; l < rows_[i].lanes; ++l) {
       const Row& r = rows_[i];
-      joints[r.joint[l]].linearImpulse = Vec3(r.impulse.x[l], r.impulse.y[l], r.impulse.z[l]);
+      joints[r.joint[l]].linearImpulse = wide::lane(r.impulse, l);
     }
 }
 

@@ -1,15 +1,17 @@
 #pragma once
 // Internal: the ball joints that stay soft rows (outside the exact groups: joint_grid's loops, a
 // rope's heavy end) solved four at a time. They are coloured in a constraint graph (no two joints
-// of one colour share a moving body) and packed four to a row in structure-of-arrays form, as the
-// contact rows are (contact_solver.cpp), but in double on the solver bodies' double state, as
-// every joint row is (joint_solver.h). The point row is Box3D's spherical joint, soft per Catto
-// (GDC 2011): the same law as the one-at-a-time rows, in another order (colour by colour).
+// of one colour share a moving body) and packed four to a row in structure-of-arrays form, in the
+// contact rows' lane type (wide.h: float by default, TUMBLE_SOLVER_FLOAT; the solver bodies'
+// state stays double and is rounded into the lanes as it is gathered). The point row is Box3D's
+// spherical joint, soft per Catto (GDC 2011): the same law as the one-at-a-time rows, in another
+// order (colour by colour).
 #include <cstdint>
 #include <vector>
 
 #include "dynamics/constraint_graph.h"
 #include "dynamics/contact_solver.h"
+#include "dynamics/wide.h"
 
 namespace tumble {
 
@@ -17,15 +19,10 @@ struct Joint;
 
 class WideBallJoints {
  public:
-  /// Four doubles, one per lane (GCC/Clang vector extension: SSE2 pairs, AVX when enabled).
-  typedef Real Lanes __attribute__((vector_size(4 * sizeof(Real))));
-  struct V {
-    Lanes x, y, z;
-  };
-  /// Symmetric 3x3 per lane.
-  struct S {
-    Lanes xx, xy, xz, yy, yz, zz;
-  };
+  /// One value of four joints (wide.h's lanes, vectors and symmetric matrices).
+  using Lanes = wide::Wide;
+  using V = wide::Vec;
+  using S = wide::Sym;
   /// Four ball joints, one per lane; lanes past `lanes` are empty (the immovable body 0).
   struct Row {
     int a[4] = {}, b[4] = {};  ///< solver bodies

@@ -71,6 +71,13 @@ inline Wide sqrt(Wide a) {
   return r;
 #endif
 }
+#if defined(TUMBLE_SOLVER_FLOAT)
+/// a > b per lane, as a mask (with double lanes Wide is wide_double.h's Dbl, and its `greater`
+/// compares them through SSE2).
+inline Mask greater(Wide a, Wide b) {
+  return a > b;
+}
+#endif
 inline bool anyNonZero(Wide a) {
   const Mask m = a != zero();
   return (m[0] | m[1] | m[2] | m[3]) != 0;
