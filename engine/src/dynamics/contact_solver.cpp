@@ -547,6 +547,8 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
   sb.v = b.linearVelocity;
   sb.w = b.angularVelocity;
   sb.rotation = glm::mat3_cast(b.rotation);
+  sb.center = b.center;
+  sb.rotationNow = b.rotation;
   if (b.isDynamic()) {
     sb.invMass = b.invMass;
     sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
@@ -1105,23 +1107,16 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
   });
 }
 
-void ContactSolver::integratePositions(std::vector<Body>& bodies, Real h) {
-  forEachBody([&](int i, int next) {
-    // As above: the centre and rotation, written here.
-    if (next >= 0) {
-      const Body& ahead = bodies[solverBodies_[next].body];
-      __builtin_prefetch(&ahead.center, 1);
-      __builtin_prefetch(&ahead.rotation.z, 1);
-    }
+void ContactSolver::integratePositions(Real h) {
+  forEachBody([&](int i, int) {
     SolverBody& sb = solverBodies_[i];
     // A kinematic body's velocities are its own (no row changes them: zero inverse mass and
     // inertia), and stay double: a pull would round them through the lanes (moveKinematic's
     // velocities must land on their target to 1e-9).
     if (sb.invMass != 0.0) pull(i);
-    Body& b = bodies[sb.body];
     const Vec3 dx = h * sb.v, dtheta = h * sb.w;
-    b.center += dx;
-    b.rotation = rotateBy(b.rotation, dtheta);
+    sb.center += dx;
+    sb.rotationNow = rotateBy(sb.rotationNow, dtheta);
     sb.dp += dx;
     sb.dq = rotateBy(sb.dq, dtheta);
     push(i);
@@ -1461,7 +1456,12 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     integrateVelocities(bodies, s.gravity, h);
     for (DragConstraint* d : drags) {
       const int si = bodyToSolver_[d->body];
-      if (si > 0) prepareDrag(*d, bodies[d->body], solverBodies_[si], si, h);
+      if (si <= 0) continue;
+      // The drag reads its body's pose now: the solver body's, until the step's end.
+      Body& b = bodies[d->body];
+      b.center = solverBodies_[si].center;
+      b.rotation = solverBodies_[si].rotationNow;
+      prepareDrag(*d, b, solverBodies_[si], si, h);
     }
     if (joints && warmStarting_)
       jointPass(*joints, [&](JointSet& js) { js.warmStart(solverBodies_); });
@@ -1506,7 +1506,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, true); });
       reverse = !reverse;
     }
-    integratePositions(bodies, h);
+    integratePositions(h);
     if (joints) joints->posesMoved();
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
@@ -1531,6 +1531,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     pull(i);
     const SolverBody& sb = solverBodies_[i];
     Body& b = bodies[sb.body];
+    b.center = sb.center;
+    b.rotation = sb.rotationNow;
     if (!b.isDynamic()) return;
     b.linearVelocity = sb.v;
     b.angularVelocity = sb.w;

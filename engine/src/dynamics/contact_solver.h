@@ -47,11 +47,16 @@ struct SolverBody {
   Vec3 w{0.0};                  ///< rad/s
   Vec3 dp{0.0};                 ///< m, translation since the step began
   Quat dq{1.0, 0.0, 0.0, 0.0};  ///< rotation since the step began
-  Real invMass = 0.0;           ///< 1/kg, 0 for kinematic bodies
-  Mat3 invI{0.0};               ///< world axes, fixed for the step
-  Mat3 rotation{1.0};           ///< at the step's start
-  Vec3 linearFree{1.0};         ///< per world axis: 0 where the translation is locked
-  int body = -1;                ///< index into the world's bodies, -1 for the immovable one
+  /// The body's centre of mass and rotation now: integrated here substep by substep (the same
+  /// operations as on the body's own, which is 696 bytes wide) and written to the body once, at
+  /// the step's end.
+  Vec3 center{0.0};
+  Quat rotationNow{1.0, 0.0, 0.0, 0.0};
+  Real invMass = 0.0;    ///< 1/kg, 0 for kinematic bodies
+  Mat3 invI{0.0};        ///< world axes, fixed for the step
+  Mat3 rotation{1.0};    ///< at the step's start
+  Vec3 linearFree{1.0};  ///< per world axis: 0 where the translation is locked
+  int body = -1;         ///< index into the world's bodies, -1 for the immovable one
   /// Dynamic with no body options and force and torque +0 (the step's integration need not
   /// read the body: joint_grid's spheres).
   bool unforced = false;
@@ -188,7 +193,7 @@ class ContactSolver {
   template <class Pass>
   void jointPass(JointSet& joints, Pass&& pass);
   void integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity, Real h);
-  void integratePositions(std::vector<Body>& bodies, Real h);
+  void integratePositions(Real h);
   template <Still still>
   void warmStart(WideContact& c);
   // How a solve pass finds each point's current separation. The bodies move only between the
