@@ -388,13 +388,17 @@ class World {
   StepStats stats_;
   int64_t stepCount_ = 0;
   uint64_t edits_ = 0;  // editCount()
+  // edits_ when the last step's end found every body finite (or removed what was not): while it
+  // is unchanged no call has touched a body since, and the next step's first check is skipped.
+  uint64_t finiteAt_ = ~uint64_t{0};
   uint64_t crosscheckCounter_ = 0;
   int64_t crosscheckChecked_ = 0;
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
   std::vector<NonFiniteEvent> nonFinite_;
-  int bullets_ = 0;                // live dynamic bodies with BodyDef::bullet
-  std::vector<Vec3> bulletStart_;  // per body slot: centre at the step's start (bullets only)
+  std::vector<int> nonFiniteFound_;  // the step's end: the bodies to remove (scratch)
+  int bullets_ = 0;                  // live dynamic bodies with BodyDef::bullet
+  std::vector<Vec3> bulletStart_;    // per body slot: centre at the step's start (bullets only)
   std::unique_ptr<JointSet> joints_;
   std::vector<JointId> brokenJoints_;
   std::vector<int> brokenScratch_;
