@@ -1,10 +1,11 @@
 #pragma once
 /// Numeric safety: what the World does with a body whose state is not finite.
 ///
-/// At the start and at the end of every step, each live body's position, orientation, linear and
-/// angular velocity, force and torque are tested. A body with any non-finite value is removed from
-/// the world at once, with its contacts, drags and broad-phase proxy, and reported as a
-/// NonFiniteEvent in World::nonFiniteEvents() (docs/ARCHITECTURE.md, "Non-finite states").
+/// At the end of every step, and at the start of one after any call that counted an edit, each live
+/// body's position, orientation, linear and angular velocity, force and torque are tested. A body
+/// with any non-finite value is removed from the world at once, with its contacts, drags and
+/// broad-phase proxy, and reported as a NonFiniteEvent in World::nonFiniteEvents()
+/// (docs/ARCHITECTURE.md, "Non-finite states").
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,8 @@
 // Numeric safety (nonfinite.h): find bodies whose state is not finite, so the World removes them
 // before a NaN spreads through contacts.
 //
-// The World tests every live body at the start and at the end of each step and removes what these
+// The World tests every live body at the end of each step (and at the start of one after a call
+// that counted an edit: World::editCount) and removes what these
 // functions find at once, before the value can reach a neighbour through a contact or the
 // broad-phase tree. A value injected through the public API (a NaN velocity) is caught at the
 // start of the next step; one the solver makes is caught at the end of its step. Removal, not
