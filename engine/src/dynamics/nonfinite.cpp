@@ -2,11 +2,11 @@
 // before a NaN spreads through contacts.
 //
 // The World tests every live body at the end of each step (and at the start of one after a call
-// that counted an edit: World::editCount) and removes what these
-// functions find at once, before the value can reach a neighbour through a contact or the
-// broad-phase tree. A value injected through the public API (a NaN velocity) is caught at the
-// start of the next step; one the solver makes is caught at the end of its step. Removal, not
-// freezing: a non-finite pose has no place to freeze the body at.
+// that counted an edit: World::editCount) and removes what these functions find at once, before
+// the value can reach a neighbour through a contact or the broad-phase tree. A value injected
+// through the public API (a NaN velocity) is caught at the start of the next step; one the solver
+// makes is caught at the end of its step. Removal, not freezing: a non-finite pose has no place to
+// freeze the body at.
 #include "tumble/nonfinite.h"
 
 #include <cmath>
