@@ -4,6 +4,7 @@
 #include "dynamics/island.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace tumble {
 namespace {
@@ -33,7 +34,16 @@ IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold
   std::vector<int>& parent = scratch.parent;
   parent.resize(n);
   for (int i = 0; i < n; ++i) parent[i] = i;
-  for (const Manifold& m : manifolds) {
+  // The manifolds are 656 bytes apart and their bodies and point count span two lines: fetched a
+  // few ahead (as the solver's scan of them does).
+  const size_t count = manifolds.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (i + 8 < count) {
+      const char* ahead = reinterpret_cast<const char*>(&manifolds[i + 8]);
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + offsetof(Manifold, pointCount));
+    }
+    const Manifold& m = manifolds[i];
     if (!m.touching()) continue;
     if (active(bodies[m.a.index]) && active(bodies[m.b.index])) unite(parent, m.a.index, m.b.index);
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 
 #include "dynamics/body_ops.h"
@@ -529,7 +530,12 @@ void World::countStep() {
         ++t.bodies;
         if (b.isDynamic() && b.awake) ++t.awakeBodies;
       }
-      for (int i = c * kGrain; i < std::min(manifoldCount, (c + 1) * kGrain); ++i) {
+      const int last = std::min(manifoldCount, (c + 1) * kGrain);
+      for (int i = c * kGrain; i < last; ++i) {
+        // 656 bytes apart: the point count's line fetched a few ahead (the points follow it).
+        if (i + 8 < last)
+          __builtin_prefetch(reinterpret_cast<const char*>(&manifolds_[i + 8]) +
+                             offsetof(Manifold, pointCount));
         const Manifold& m = manifolds_[i];
         if (!m.touching()) continue;
         ++t.manifolds;
