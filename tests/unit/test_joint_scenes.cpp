@@ -106,10 +106,10 @@ TEST_CASE("The rope never passes through itself or its obstacles", "[joints][sce
   // 9.6 mm with gravity tilted by 1e-6 to 3e-4 m/s^2, the scene being chaotic) but is not
   // asserted: another build's roundings give another trajectory (the sanitizer build reached 13.6
   // mm before the exact joint groups). Asserted: the soft contacts give less than 2 cm between
-  // links and on the cylinders (4.5 to 5.6 mm), far from passing through (a link's radius is 5
+  // links and on the cylinders (3.9 to 5.6 mm), far from passing through (a link's radius is 5
   // cm). The ground gets 3 cm: where the rope's whip lands a link at 4 m/s, the rope (an exact
   // group, inextensible) pulls it on with the momentum of its neighbours, and the soft contact is
-  // only as stiff as one link's mass allows: 20.8 to 21.3 mm (before the groups, the stretching
+  // only as stiff as one link's mass allows: 20.7 to 21.3 mm (before the groups, the stretching
   // rope landed softer: 3 to 16 mm).
   INFO("issue 15's bound between links: " << allowed * 1000.0 << " mm");
   CHECK(worstSelf < 0.02);
