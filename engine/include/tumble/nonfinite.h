@@ -31,4 +31,9 @@ const char* firstNonFinite(const Body& b);
 std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
                                std::vector<NonFiniteEvent>& events);
 
+/// findNonFinite in the same pass that sets every body's force and torque to zero (the end of a
+/// step: one walk over the bodies instead of two).
+std::vector<int> clearForcesFindNonFinite(std::vector<Body>& bodies, int64_t step,
+                                          std::vector<NonFiniteEvent>& events);
+
 }  // namespace tumble

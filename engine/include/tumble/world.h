@@ -396,9 +396,8 @@ class World {
   int64_t crosscheckDisagreed_ = 0;
   std::string crosscheckLog_;
   std::vector<NonFiniteEvent> nonFinite_;
-  std::vector<int> nonFiniteFound_;  // the step's end: the bodies to remove (scratch)
-  int bullets_ = 0;                  // live dynamic bodies with BodyDef::bullet
-  std::vector<Vec3> bulletStart_;    // per body slot: centre at the step's start (bullets only)
+  int bullets_ = 0;                // live dynamic bodies with BodyDef::bullet
+  std::vector<Vec3> bulletStart_;  // per body slot: centre at the step's start (bullets only)
   std::unique_ptr<JointSet> joints_;
   std::vector<JointId> brokenJoints_;
   std::vector<int> brokenScratch_;

@@ -32,17 +32,39 @@ const char* firstNonFinite(const Body& b) {
   return nullptr;
 }
 
-std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
-                               std::vector<NonFiniteEvent>& events) {
+namespace {
+
+// One pass over the bodies: `visit` on every slot (it may change the body), then the test on the
+// live ones, in index order.
+template <class Bodies, class Visit>
+std::vector<int> scan(Bodies& bodies, int64_t step, std::vector<NonFiniteEvent>& events,
+                      Visit&& visit) {
   std::vector<int> bad;
   for (size_t i = 0; i < bodies.size(); ++i) {
-    if (!bodies[i].alive) continue;
-    if (const char* what = firstNonFinite(bodies[i])) {
-      events.push_back({BodyId{static_cast<int>(i), bodies[i].generation}, step, what});
+    auto& b = bodies[i];
+    visit(b);
+    if (!b.alive) continue;
+    if (const char* what = firstNonFinite(b)) {
+      events.push_back({BodyId{static_cast<int>(i), b.generation}, step, what});
       bad.push_back(static_cast<int>(i));
     }
   }
   return bad;
+}
+
+}  // namespace
+
+std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
+                               std::vector<NonFiniteEvent>& events) {
+  return scan(bodies, step, events, [](const Body&) {});
+}
+
+std::vector<int> clearForcesFindNonFinite(std::vector<Body>& bodies, int64_t step,
+                                          std::vector<NonFiniteEvent>& events) {
+  return scan(bodies, step, events, [](Body& b) {
+    b.force = Vec3(0.0);
+    b.torque = Vec3(0.0);
+  });
 }
 
 }  // namespace tumble

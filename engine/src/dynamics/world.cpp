@@ -481,21 +481,7 @@ Expected<void> World::step(Real dt) {
   if (bullets_ > 0) sweepBullets();
   breakJoints();
   stats_.solverMs = msSince(t);
-  // Forces and torques cleared, and the bodies the step made non-finite found, in one pass over
-  // the bodies (findNonFinite's test, in its order, on the cleared bodies).
-  std::vector<int>& bad = nonFiniteFound_;
-  bad.clear();
-  for (size_t i = 0; i < bodies_.size(); ++i) {
-    Body& b = bodies_[i];
-    b.force = Vec3(0.0);
-    b.torque = Vec3(0.0);
-    if (!b.alive) continue;
-    if (const char* what = firstNonFinite(b)) {
-      nonFinite_.push_back({BodyId{static_cast<int>(i), b.generation}, stepCount_, what});
-      bad.push_back(static_cast<int>(i));
-    }
-  }
-  for (int i : bad) destroyBody(idAt(i));
+  for (int i : clearForcesFindNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
   finiteAt_ = edits_;
   updateSensors();
   endEvents();
