@@ -298,6 +298,31 @@ TEST_CASE("setFilter drops a resting pair (end event) and the contact filter is 
   CHECK(w.body(b)->position.y < -1.0);
 }
 
+// The broad phase keeps no pair that the bodies' filters reject (it never asks the narrow phase
+// about them), so a filter that now accepts a pair must have it found although neither body moves.
+TEST_CASE("setFilter makes a pair that the old filter kept out of the broad phase") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  BodyFilter none;
+  none.mask = 0;
+  const BodyId a = addBox(w, Vec3(0.0, 0.0, 0.0));
+  w.setFilter(a, none);
+  const BodyId b = addBox(w, Vec3(0.8, 0.0, 0.0));  // 0.2 m into a
+  stepN(w, 120);  // a second: both asleep, still overlapping, no pair
+  REQUIRE(w.manifolds().empty());
+  REQUIRE_FALSE(w.body(a)->awake);
+  REQUIRE_FALSE(w.body(b)->awake);
+  REQUIRE_THAT(w.body(b)->position.x - w.body(a)->position.x, WithinAbs(0.8, 1e-12));
+  w.setFilter(a, BodyFilter{});
+  CHECK(w.body(b)->awake);  // its partner's new filter wakes it
+  stepN(w, 1);
+  CHECK(w.manifolds().size() == 1);
+  stepN(w, 120);
+  // Pushed apart to touching, momentum kept.
+  CHECK(w.body(b)->position.x - w.body(a)->position.x > 0.99);
+  CHECK_THAT(w.body(a)->linearVelocity.x + w.body(b)->linearVelocity.x, WithinAbs(0.0, 1e-9));
+}
+
 TEST_CASE("a hit event reports the analytic impact speed sqrt(2 g h)") {
   for (const Real h : {0.5, 3.0, 8.0}) {
     World w;

@@ -199,6 +199,9 @@ class BroadPhase {
   bool moveProxy(int proxy, const Aabb& aabb, Real margin, const Vec3& ahead = Vec3(0.0));
   /// Replaces a proxy's fat box and marks it moved.
   void resetProxy(int proxy, const Aabb& aabb, Real margin);
+  /// Marks a proxy moved, its fat box kept: the next updatePairs() queries it again (after
+  /// something `canPair` reads changed, such as a filter).
+  void requery(int proxy) { markMoved(proxy); }
 
   /// Brings the pair set up to date and returns it sorted by (first, second) proxy id.
   /// `canPair(proxyA, proxyB)` filters pairs (e.g. static-static); it must be symmetric, and

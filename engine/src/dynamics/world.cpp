@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdio>
 
+#include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/contact_update.h"
@@ -591,7 +592,13 @@ void World::updateBroadPhase(Real h, const Settings& s) {
       [&](int pa, int pb) {
         const Body& a = bodies_[broadPhase_.tree().userData(pa)];
         const Body& b = bodies_[broadPhase_.tree().userData(pb)];
-        return a.isDynamic() || b.isDynamic();
+        if (!a.isDynamic() && !b.isDynamic()) return false;
+        // Two bodies whose filters reject each other never make a pair (Box2D v3 asks in its
+        // pair query too): filterPairs would drop it from every step's keys. A compound with its
+        // own child filters is left to filterPairs (its pieces decide); setFilter queries the
+        // body's proxy again, so a pair a new filter accepts is found at the next update.
+        return filteredBodies_ == 0 || flaggedCompound(a) || flaggedCompound(b) ||
+               shouldCollide(a.filter, b.filter);
       },
       tasks);
   stats_.pairs = static_cast<int>(pairs.size());

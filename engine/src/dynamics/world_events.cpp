@@ -61,13 +61,16 @@ void World::setFilter(BodyId id, const BodyFilter& filter) {
   b.filter = filter;
   countFlags(b, +1);
   // Sleeping pairs it now accepts would wait for something to wake them; those it now rejects
-  // would leave their bodies resting on nothing.
+  // would leave their bodies resting on nothing. The broad phase holds no pair its filters
+  // rejected, so the partners are every body whose fat box meets this one's, and the proxy is
+  // queried again at the next update for the pairs the new filter accepts.
   wakeBody(id.index);
-  for (const ProxyPair& p : broadPhase_.pairs()) {
-    const int a = broadPhase_.tree().userData(p.first), c = broadPhase_.tree().userData(p.second);
-    if (a == id.index) wakeBody(c);
-    if (c == id.index) wakeBody(a);
-  }
+  broadPhase_.tree().query(broadPhase_.tree().fatAabb(b.proxy), [&](int proxy) {
+    const int other = broadPhase_.tree().userData(proxy);
+    if (other != id.index) wakeBody(other);
+    return true;
+  });
+  broadPhase_.requery(b.proxy);
 }
 
 void World::setContactFilter(ContactFilter filter) {
