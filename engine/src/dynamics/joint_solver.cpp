@@ -619,6 +619,7 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         C[k] = p.d[k];
       }
       rows.m = 3;
+      rows.point = true;  // the rows below add no linear parts
       if (j.type == JointType::Hinge) {
         const Vec3 a = axisOf(p.fA), c = glm::cross(a, axisOf(p.fB));
         Vec3& p1 = treeAxes_[2 * static_cast<size_t>(e)];

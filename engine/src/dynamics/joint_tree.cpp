@@ -145,44 +145,84 @@ void JointTree::factor(const std::vector<SolverBody>& sbs) {
     }
   }
   for (Entry& e : entries_)
-    JointTree::withRows(e.rows.m, [&](auto rows) { factorEntry<decltype(rows)::value>(e, sbs); });
+    withShape(e, [&](auto m, auto point) { factorEntry<m(), point()>(e, sbs); });
 }
 
-template <int m>
-void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
-  const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
-  const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
-  Mat6& Wu = W_[e.up];
-  Real T[6][6];  // W_up J_up^T, 6 x m
-  for (int i = 0; i < 6; ++i)
-    for (int k = 0; k < m; ++k) {
-      Real t = 0.0;
-      for (int l = 0; l < 6; ++l) t += Wu.m[i][l] * Ju[k][l];
-      T[i][k] = t;
+template <class F>
+void JointTree::withShape(const Entry& e, F&& f) {
+  withRows(e.rows.m, [&](auto m) {
+    if constexpr (decltype(m)::value >= 3) {
+      if (e.rows.point) return f(m, std::true_type{});
     }
-  // The pivot block's lower triangle (the factorisation below reads no more).
-  Real D[6][6];
+    f(m, std::false_type{});
+  });
+}
+
+namespace {
+
+// The sign of the linear part of a point's row k < 3 on body a (-e_k) or b (+e_k).
+Real pointSign(bool onA) {
+  return onA ? -1.0 : 1.0;
+}
+
+}  // namespace
+
+namespace {
+
+// sum over l of w[l] j[l] (a row of W against row k of J), from +0 in l's order; for a point's
+// row (Rows::point) the linear part's zeros are skipped and its one (the sign s at l = k < 3)
+// is not multiplied out: the same bits.
+template <bool point>
+Real rowTimes(const Real* w, const Real* j, int k, Real s) {
+  Real t = 0.0;
+  if constexpr (point) {
+    if (k < 3) t += w[k] * s;
+    for (int l = 3; l < 6; ++l) t += w[l] * j[l];
+  } else {
+    for (int l = 0; l < 6; ++l) t += w[l] * j[l];
+  }
+  return t;
+}
+
+// The lower triangle of J T for J's m rows and T = W J^T (6 x m), added to D.
+template <int m, bool point>
+void addRowsTimes(Real (&D)[6][6], const Real (&J)[6][6], const Real (&T)[6][6], Real s) {
   for (int k = 0; k < m; ++k)
     for (int l = 0; l <= k; ++l) {
       Real d = 0.0;
-      for (int i = 0; i < 6; ++i) d += Ju[k][i] * T[i][l];
-      D[k][l] = d;
+      if constexpr (point) {
+        if (k < 3) d += s * T[k][l];
+        for (int i = 3; i < 6; ++i) d += J[k][i] * T[i][l];
+      } else {
+        for (int i = 0; i < 6; ++i) d += J[k][i] * T[i][l];
+      }
+      D[k][l] += d;
     }
+}
+
+}  // namespace
+
+template <int m, bool point>
+void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
+  const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
+  const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
+  const Real su = pointSign(e.upIsA), sd = pointSign(!e.upIsA);
+  Mat6& Wu = W_[e.up];
+  Real T[6][6];  // W_up J_up^T, 6 x m
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < m; ++k) T[i][k] = rowTimes<point>(Wu.m[i], Ju[k], k, su);
+  // The pivot block's lower triangle (the factorisation below reads no more); each entry is
+  // its body sums added to +0 in turn, as it was summed in one.
+  Real D[6][6];
+  for (int k = 0; k < m; ++k)
+    for (int l = 0; l <= k; ++l) D[k][l] = 0.0;
+  addRowsTimes<m, point>(D, Ju, T, su);
   if (e.down > 0) {
     const Mat6& Wd = W_[e.down];
     Real Td[6][6];
     for (int i = 0; i < 6; ++i)
-      for (int k = 0; k < m; ++k) {
-        Real t = 0.0;
-        for (int l = 0; l < 6; ++l) t += Wd.m[i][l] * Jd[k][l];
-        Td[i][k] = t;
-      }
-    for (int k = 0; k < m; ++k)
-      for (int l = 0; l <= k; ++l) {
-        Real d = 0.0;
-        for (int i = 0; i < 6; ++i) d += Jd[k][i] * Td[i][l];
-        D[k][l] += d;
-      }
+      for (int k = 0; k < m; ++k) Td[i][k] = rowTimes<point>(Wd.m[i], Jd[k], k, sd);
+    addRowsTimes<m, point>(D, Jd, Td, sd);
   }
   // Constraint force mixing (ODE's CFM; Baraff's regularisation): each row's diagonal gains
   // kMixing times the row's own K with no joint eliminated, so a row redundant or nearly
@@ -240,22 +280,24 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
 
 namespace {
 
-// y[k] -= sum_i J[k][i] z[i] for the m rows of J (6 body coordinates each).
-template <int m, class Rows>
-void subtractRowsTimes(Real* y, const Rows& J, const Real* z) {
-  for (int k = 0; k < m; ++k) {
-    Real t = 0.0;
-    for (int i = 0; i < 6; ++i) t += J[k][i] * z[i];
-    y[k] -= t;
-  }
+// y[k] -= sum_i J[k][i] z[i] for the m rows of J (6 body coordinates each; s: a point's sign,
+// rowTimes).
+template <int m, bool point, class Rows>
+void subtractRowsTimes(Real* y, const Rows& J, const Real* z, Real s) {
+  for (int k = 0; k < m; ++k) y[k] -= rowTimes<point>(z, J[k], k, s);
 }
 
-// z[i] += sum_k J[k][i] x[k]: the m rows of J transposed, times x.
-template <int m, class Rows>
-void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x) {
+// z[i] += sum_k J[k][i] x[k]: the m rows of J transposed, times x. A point's linear coordinate
+// i < 3 has one row with a part there (row i, the sign s), so its sum is that one product.
+template <int m, bool point, class Rows>
+void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x, Real s) {
   for (int i = 0; i < 6; ++i) {
     Real t = 0.0;
-    for (int k = 0; k < m; ++k) t += J[k][i] * x[k];
+    if (point && i < 3) {
+      t += x[i] * s;
+    } else {
+      for (int k = 0; k < m; ++k) t += J[k][i] * x[k];
+    }
     z[i] += t;
   }
 }
@@ -264,13 +306,14 @@ void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x) {
 
 // Forward: y_k = r_k - sum over earlier j at k's bodies of J_k G_j y_j, the sums kept per body
 // in z; then D^-1.
-template <int m>
+template <int m, bool point>
 void JointTree::forward(const Entry& e, Real* y) {
   const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
   const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
   Real* zu = &z_[6 * static_cast<size_t>(e.up)];
-  subtractRowsTimes<m>(y, Ju, zu);
-  if (e.down > 0) subtractRowsTimes<m>(y, Jd, &z_[6 * static_cast<size_t>(e.down)]);
+  subtractRowsTimes<m, point>(y, Ju, zu, pointSign(e.upIsA));
+  if (e.down > 0)
+    subtractRowsTimes<m, point>(y, Jd, &z_[6 * static_cast<size_t>(e.down)], pointSign(!e.upIsA));
   for (int i = 0; i < 6; ++i) {
     Real t = 0.0;
     for (int k = 0; k < m; ++k) t += e.G[i][k] * y[k];
@@ -280,7 +323,7 @@ void JointTree::forward(const Entry& e, Real* y) {
 }
 
 // Backward: x_j = w_j - G_j^T sum over later k at up of J_k^T x_k (z reused).
-template <int m>
+template <int m, bool point>
 void JointTree::backward(const Entry& e, Real* x) {
   const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
   const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
@@ -290,8 +333,10 @@ void JointTree::backward(const Entry& e, Real* x) {
     for (int i = 0; i < 6; ++i) t += e.G[i][k] * su[i];
     x[k] -= t;
   }
-  addRowsTransposedTimes<m>(su, Ju, x);
-  if (e.down > 0) addRowsTransposedTimes<m>(&z_[6 * static_cast<size_t>(e.down)], Jd, x);
+  addRowsTransposedTimes<m, point>(su, Ju, x, pointSign(e.upIsA));
+  if (e.down > 0)
+    addRowsTransposedTimes<m, point>(&z_[6 * static_cast<size_t>(e.down)], Jd, x,
+                                     pointSign(!e.upIsA));
 }
 
 void JointTree::solve(std::vector<Real>& r) {
@@ -300,13 +345,13 @@ void JointTree::solve(std::vector<Real>& r) {
   for (int q = 0; q < n; ++q) {
     const Entry& e = entries_[q];
     Real* y = &r[6 * static_cast<size_t>(q)];
-    JointTree::withRows(e.rows.m, [&](auto rows) { forward<decltype(rows)::value>(e, y); });
+    withShape(e, [&](auto m, auto point) { forward<m(), point()>(e, y); });
   }
   for (int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
   for (int q = n - 1; q >= 0; --q) {
     const Entry& e = entries_[q];
     Real* x = &r[6 * static_cast<size_t>(q)];
-    JointTree::withRows(e.rows.m, [&](auto rows) { backward<decltype(rows)::value>(e, x); });
+    withShape(e, [&](auto m, auto point) { backward<m(), point()>(e, x); });
   }
 }
 

@@ -20,6 +20,10 @@ class JointTree {
   /// linear (0-2) and angular (3-5) parts.
   struct Rows {
     int m = 0;
+    /// The rows of a point first (JointSet's): rows 0-2 have the linear parts -e_k on a and
+    /// +e_k on b, later rows none. The products skip those zeros and ones, which gives the same
+    /// bits as the dense sums (each sum starts at +0, and adding a zero to it changes nothing).
+    bool point = false;
     Real a[6][6] = {};
     Real b[6][6] = {};
   };
@@ -85,15 +89,19 @@ class JointTree {
   struct Mat6 {
     Real m[6][6];
   };
-  // Per entry, with its row count m as a constant (joint_tree.cpp's withRows).
+  // Per entry, with its row count m as a constant (joint_tree.cpp's withRows) and whether its
+  // rows are a point's first (Rows::point).
   template <int m>
   static void solvePivot(const Entry& e, Real* x);
-  template <int m>
+  template <int m, bool point>
   void factorEntry(Entry& e, const std::vector<SolverBody>& sb);
-  template <int m>
+  template <int m, bool point>
   void forward(const Entry& e, Real* y);
-  template <int m>
+  template <int m, bool point>
   void backward(const Entry& e, Real* x);
+  // Calls f(integral_constant m, bool_constant point) for entry e.
+  template <class F>
+  static void withShape(const Entry& e, F&& f);
 
   std::vector<Entry> entries_;
   std::vector<int> bodies_;  // solver bodies of the groups
