@@ -165,10 +165,6 @@ Real pointSign(bool onA) {
   return onA ? -1.0 : 1.0;
 }
 
-}  // namespace
-
-namespace {
-
 // sum over l of w[l] j[l] (a row of W against row k of J), from +0 in l's order; for a point's
 // row (Rows::point) the linear part's zeros are skipped and its one (the sign s at l = k < 3)
 // is not multiplied out: the same bits.
