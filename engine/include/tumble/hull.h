@@ -53,9 +53,6 @@ class ConvexHull {
 
   const std::vector<Vec3>& vertices() const { return vertices_; }
   const std::vector<HullFace>& faces() const { return faces_; }
-  /// faces()[i].normal for every face, side by side (24 bytes apart, not a HullFace's 56): the
-  /// narrow phase's search for the face most along a direction reads nothing else.
-  const std::vector<Vec3>& faceNormals() const { return faceNormals_; }
   const std::vector<HullEdge>& edges() const { return edges_; }
   /// Neighbours of vertex i along hull edges: neighbours()[neighbourOffsets()[i] ..
   /// neighbourOffsets()[i+1]).
@@ -81,7 +78,6 @@ class ConvexHull {
   friend struct SnapshotCodec;  // snapshot.h: a hull is restored array for array
   std::vector<Vec3> vertices_;
   std::vector<HullFace> faces_;
-  std::vector<Vec3> faceNormals_;  // the faces' normals, filled with faces_ (build, snapshots)
   std::vector<HullEdge> edges_;
   std::vector<int> neighbourOffsets_;
   std::vector<int> neighbours_;

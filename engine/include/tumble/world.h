@@ -335,6 +335,10 @@ class World {
   bool jointFiltered(int a, int b) const;
   bool anyJoint() const;
   // Events and filtering (world_events.cpp).
+  // The bodies' own filters reject the pair (neither a compound whose children carry filters or
+  // sensors: their pieces decide, in filterPairs). Asked by the broad phase's pair callback and
+  // by filterPairs.
+  bool bodyFiltersReject(const Body& a, const Body& b) const;
   void filterPairs(std::vector<std::pair<int, int>>& keys);
   void settleTouch(ContactPair& p, bool was, const std::vector<Manifold>& manifolds);
   static bool touches(const Manifold* first, int count, bool was);

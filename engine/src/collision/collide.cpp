@@ -25,11 +25,11 @@ namespace detail {
 
 int supportFace(const ConvexHull& hull, const Quat& rotation, const Vec3& worldDir) {
   const Vec3 d = glm::conjugate(rotation) * worldDir;
-  const std::vector<Vec3>& normals = hull.faceNormals();
+  const auto& faces = hull.faces();
   int best = 0;
-  Real bestDot = glm::dot(normals[0], d);
-  for (int i = 1; i < static_cast<int>(normals.size()); ++i) {
-    const Real v = glm::dot(normals[i], d);
+  Real bestDot = glm::dot(faces[0].normal, d);
+  for (int i = 1; i < static_cast<int>(faces.size()); ++i) {
+    const Real v = glm::dot(faces[i].normal, d);
     if (v > bestDot) {
       bestDot = v;
       best = i;

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdio>
 
-#include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/contact_update.h"
@@ -592,13 +591,12 @@ void World::updateBroadPhase(Real h, const Settings& s) {
       [&](int pa, int pb) {
         const Body& a = bodies_[broadPhase_.tree().userData(pa)];
         const Body& b = bodies_[broadPhase_.tree().userData(pb)];
-        if (!a.isDynamic() && !b.isDynamic()) return false;
         // Two bodies whose filters reject each other never make a pair (Box2D v3 asks in its
-        // pair query too): filterPairs would drop it from every step's keys. A compound with its
-        // own child filters is left to filterPairs (its pieces decide); setFilter queries the
-        // body's proxy again, so a pair a new filter accepts is found at the next update.
-        return filteredBodies_ == 0 || flaggedCompound(a) || flaggedCompound(b) ||
-               shouldCollide(a.filter, b.filter);
+        // pair query too): filterPairs would drop it from every step's keys. setFilter queries
+        // the body's proxy again, so a pair a new filter accepts is found at the next update.
+        // (The count first: a world without filters makes no call per pair.)
+        return (a.isDynamic() || b.isDynamic()) &&
+               (filteredBodies_ == 0 || !bodyFiltersReject(a, b));
       },
       tasks);
   stats_.pairs = static_cast<int>(pairs.size());

@@ -73,6 +73,11 @@ void World::setFilter(BodyId id, const BodyFilter& filter) {
   broadPhase_.requery(b.proxy);
 }
 
+bool World::bodyFiltersReject(const Body& a, const Body& b) const {
+  return filteredBodies_ > 0 && !flaggedCompound(a) && !flaggedCompound(b) &&
+         !shouldCollide(a.filter, b.filter);
+}
+
 void World::setContactFilter(ContactFilter filter) {
   ++edits_;
   contactFilter_ = std::move(filter);
@@ -95,7 +100,7 @@ void World::filterPairs(std::vector<std::pair<int, int>>& keys) {
             return anySolidFilter(b, [&](const BodyFilter& fb) { return shouldCollide(fa, fb); });
           }))
         return true;
-    } else if (filteredBodies_ > 0 && !shouldCollide(a.filter, b.filter)) {
+    } else if (bodyFiltersReject(a, b)) {
       return true;
     }
     if (sensorBodies_ > 0 && (a.isSensor || b.isSensor)) return true;

@@ -248,10 +248,6 @@ struct SnapshotCodec {
       io(o, f.normal, "face normal"), o.real(f.offset, "face offset");
     });
     const int faces = static_cast<int>(h.faces_.size());
-    if constexpr (IO::kReading) {
-      h.faceNormals_.clear();
-      for (const HullFace& f : h.faces_) h.faceNormals_.push_back(f.normal);
-    }
     list(o, h.edges_, 16, "hull edges", [&](HullEdge& e) {
       o.integer(e.a, "edge vertex", 0, n - 1), o.integer(e.b, "edge vertex", 0, n - 1);
       o.integer(e.faceA, "edge face", 0, faces - 1), o.integer(e.faceB, "edge face", 0, faces - 1);

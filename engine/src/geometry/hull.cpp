@@ -214,7 +214,6 @@ Expected<ConvexHull> ConvexHull::build(std::span<const Vec3> points) {
           std::max(face.offset, glm::dot(face.normal, hull.vertices_[static_cast<size_t>(v)]));
     }
     face.vertices = std::move(cycle);
-    hull.faceNormals_.push_back(face.normal);
     hull.faces_.push_back(std::move(face));
   }
 
