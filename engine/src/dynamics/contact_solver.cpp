@@ -24,6 +24,7 @@
 // box. Rolling resistance (Box2D v3's shape option) is one more angular block in the same passes,
 // before the twist: it needs the same load, and rows without it never run it.
 #include "dynamics/contact_solver.h"
+#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -942,7 +943,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     int found = 0;
     for (int mi = begin; mi < end; ++mi) {
       // The manifolds are 656 bytes apart and only their first line is read here: fetch ahead.
-      if (mi + 8 < end) __builtin_prefetch(&manifolds[mi + 8]);
+      if (mi + 8 < end) detail::prefetch(&manifolds[mi + 8]);
       const Manifold& m = manifolds[mi];
       if (m.pointCount == 0) continue;
       const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
@@ -1057,7 +1058,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     const size_t skipFrom = offsetof(Manifold, points) + sizeof(ContactPoint) * points;
     const size_t skipTo = offsetof(Manifold, points) + sizeof(ContactPoint) * 4;
     for (size_t k = 0; k < sizeof(Manifold); k += 64)
-      if (k + 64 <= skipFrom || k >= skipTo) __builtin_prefetch(at + k);
+      if (k + 64 <= skipFrom || k >= skipTo) detail::prefetch(at + k);
   };
   const int rows = rowCount_;
   forEachRow([&](int r) {
@@ -1074,8 +1075,8 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
     // lines with the forces and the options flag ahead.
     if (next >= 0 && !solverBodies_[next].unforced) {
       const Body& ahead = bodies[solverBodies_[next].body];
-      __builtin_prefetch(&ahead.force);
-      __builtin_prefetch(&ahead.hasOptions);
+      detail::prefetch(&ahead.force);
+      detail::prefetch(&ahead.hasOptions);
     }
     SolverBody& sb = solverBodies_[i];
     if (sb.invMass == 0.0) return;  // kinematic: no row changes it (zero inverse mass)
@@ -1381,8 +1382,8 @@ void ContactSolver::store(std::vector<Manifold>& manifolds, Real substeps) {
       for (int l = 0; l < ahead.lanes; ++l) {
         const char* at = reinterpret_cast<const char*>(&manifolds[ahead.manifold[l]]);
         for (size_t k = offsetof(Manifold, pointCount); k < offsetof(Manifold, cache); k += 64)
-          __builtin_prefetch(at + k, 1);
-        __builtin_prefetch(at + offsetof(Manifold, cache) - 1, 1);
+          detail::prefetchWrite(at + k);
+        detail::prefetchWrite(at + offsetof(Manifold, cache) - 1);
       }
     }
     const WideContact& c = rows_[r];

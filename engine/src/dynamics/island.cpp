@@ -2,6 +2,7 @@
 // sleep rule of Box2D/Jolt: an island sleeps when all of its bodies have stayed slower than the
 // thresholds for the sleep time.
 #include "dynamics/island.h"
+#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -40,8 +41,8 @@ IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold
   for (size_t i = 0; i < count; ++i) {
     if (i + 8 < count) {
       const char* ahead = reinterpret_cast<const char*>(&manifolds[i + 8]);
-      __builtin_prefetch(ahead);
-      __builtin_prefetch(ahead + offsetof(Manifold, pointCount));
+      detail::prefetch(ahead);
+      detail::prefetch(ahead + offsetof(Manifold, pointCount));
     }
     const Manifold& m = manifolds[i];
     if (!m.touching()) continue;

@@ -12,6 +12,7 @@
 // both passes; motors clamp their accumulated impulse to the effort times the substep.
 // Impulses are per substep and carried across substeps and steps (warm starting).
 #include "dynamics/joint_solver.h"
+#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -320,11 +321,11 @@ namespace {
 constexpr int kJointAhead = 4;
 void prefetchJoint(const Joint& j, const std::vector<Body>& bodies) {
   const char* at = reinterpret_cast<const char*>(&j);
-  for (int line = 0; line < 5; ++line) __builtin_prefetch(at + 64 * line);
+  for (int line = 0; line < 5; ++line) detail::prefetch(at + 64 * line);
   for (const int i : {j.a, j.b})
     if (i >= 0) {
-      __builtin_prefetch(&bodies[static_cast<size_t>(i)].center);
-      __builtin_prefetch(&bodies[static_cast<size_t>(i)].rotation.z);
+      detail::prefetch(&bodies[static_cast<size_t>(i)].center);
+      detail::prefetch(&bodies[static_cast<size_t>(i)].rotation.z);
     }
 }
 
@@ -718,7 +719,7 @@ void JointSet::finish(std::vector<int>& broken) {
   for (int n = 0; n < count; ++n) {
     if (n + kJointAhead < count) {
       const char* at = reinterpret_cast<const char*>(&joints_[active_[n + kJointAhead]]);
-      for (int line = 0; line < 5; ++line) __builtin_prefetch(at + 64 * line, 1);
+      for (int line = 0; line < 5; ++line) detail::prefetchWrite(at + 64 * line);
     }
     Joint& j = joints_[active_[n]];
     Vec3 force = j.linearImpulse, torque = j.angularImpulse;

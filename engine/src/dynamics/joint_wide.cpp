@@ -3,6 +3,7 @@
 // with K = (mA + mB) 1 + [rA]^T IA [rA] + [rB]^T IB [rB] inverted once per pose (the bodies move
 // only when the solver integrates positions), not solved by Cramer's rule in every pass.
 #include "dynamics/joint_wide.h"
+#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,8 +40,8 @@ inline void prefetchBodies(const std::vector<SolverBody>& sb, const WideBallJoin
   for (int l = 0; l < 4; ++l)
     for (const int i : {r.a[l], r.b[l]}) {
       const char* at = reinterpret_cast<const char*>(&sb[i]);
-      __builtin_prefetch(at);
-      __builtin_prefetch(at + 64);
+      detail::prefetch(at);
+      detail::prefetch(at + 64);
     }
 }
 

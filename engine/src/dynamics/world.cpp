@@ -2,6 +2,7 @@
 // aabb_tree.cpp, collide.cpp, contact_update.cpp, contact_solver.cpp, island.cpp, drag.cpp and
 // body.cpp.
 #include "tumble/world.h"
+#include "core/prefetch.h"
 
 #include <algorithm>
 #include <chrono>
@@ -520,8 +521,8 @@ void World::countStep() {
       for (int i = c * kGrain; i < last; ++i) {
         // 656 bytes apart: the point count's line fetched a few ahead (the points follow it).
         if (i + 8 < last)
-          __builtin_prefetch(reinterpret_cast<const char*>(&manifolds_[i + 8]) +
-                             offsetof(Manifold, pointCount));
+          detail::prefetch(reinterpret_cast<const char*>(&manifolds_[i + 8]) +
+                           offsetof(Manifold, pointCount));
         const Manifold& m = manifolds_[i];
         if (!m.touching()) continue;
         ++t.manifolds;
@@ -564,12 +565,12 @@ void World::updateBroadPhase(Real h, const Settings& s) {
   constexpr int kAhead = 8;
   auto fetch = [&](int i, int end) {
     if (i + kAhead < end && moving(bodies_[i + kAhead]))
-      if (const ConvexHull* hull = bodies_[i + kAhead].shape.coreHull()) __builtin_prefetch(hull);
+      if (const ConvexHull* hull = bodies_[i + kAhead].shape.coreHull()) detail::prefetch(hull);
     if (i + kAhead / 2 < end && moving(bodies_[i + kAhead / 2]))
       if (const ConvexHull* hull = bodies_[i + kAhead / 2].shape.coreHull()) {
         const char* v = reinterpret_cast<const char*>(hull->vertices().data());
         const size_t bytes = hull->vertices().size() * sizeof(Vec3);
-        for (size_t at = 0; at < bytes; at += 64) __builtin_prefetch(v + at);
+        for (size_t at = 0; at < bytes; at += 64) detail::prefetch(v + at);
       }
   };
   if (tasks)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/prefetch.h"
 #include "dynamics/joint_solver.h"
 #include "tumble/assert.h"
 #include "tumble/debug_draw.h"
@@ -156,12 +157,12 @@ void World::wakeJointed() {
   for (size_t k = 0; k < count; ++k) {
     // Joints are 576 bytes apart and their bodies anywhere (joint_grid: 19,701 joints, 10,000
     // bodies): a joint's first line fetched eight joints ahead, its bodies' type and flags four.
-    if (k + 8 < count) __builtin_prefetch(&joints[k + 8]);
+    if (k + 8 < count) detail::prefetch(&joints[k + 8]);
     if (k + 4 < count)
       for (const int i : {joints[k + 4].a, joints[k + 4].b})
         if (i >= 0) {
-          __builtin_prefetch(&bodies_[static_cast<size_t>(i)].type);
-          __builtin_prefetch(&bodies_[static_cast<size_t>(i)].awake);
+          detail::prefetch(&bodies_[static_cast<size_t>(i)].type);
+          detail::prefetch(&bodies_[static_cast<size_t>(i)].awake);
         }
     const Joint& j = joints[k];
     if (!j.alive || j.a < 0 || j.b < 0) continue;

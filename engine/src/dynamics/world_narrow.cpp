@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 
+#include "core/prefetch.h"
 #include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_update.h"
@@ -259,11 +260,11 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     if (k + kFetchAhead < keys.size()) {
       const int ahead = keys[k + kFetchAhead].second;
       const Body& b = bodies_[static_cast<size_t>(ahead)];
-      __builtin_prefetch(&b.type);
-      __builtin_prefetch(&b.center);
-      __builtin_prefetch(&b.angularVelocity);
-      __builtin_prefetch(&b.awake);
-      __builtin_prefetch(&boxes_[static_cast<size_t>(ahead)]);
+      detail::prefetch(&b.type);
+      detail::prefetch(&b.center);
+      detail::prefetch(&b.angularVelocity);
+      detail::prefetch(&b.awake);
+      detail::prefetch(&boxes_[static_cast<size_t>(ahead)]);
     }
     if (open >= 0) settleTouch(nextPairs[open], openWas, next), open = -1;
     while (oi < pairs_.size() && std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < keys[k])
