@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -222,81 +223,125 @@ class BroadPhase {
   std::vector<ProxyPair> scratch_;
   std::vector<ProxyPair> merged_;
   std::vector<uint8_t> keeps_;  // per pair, with threads: its fat boxes still overlap
-  std::vector<std::vector<ProxyPair>> found_;  // per worker, parallel pair finding
-  std::vector<std::vector<int>> stacks_;       // per worker, the query's stack
+  // With threads: the pairs each worker found, per worker and range of keys (worker * ranges +
+  // range); each range's lists; the ranges' first keys but the first's.
+  struct RangeLists {
+    std::vector<ProxyPair> kept, found, out;
+    size_t at = 0;  // where `out` goes in the new list
+  };
+  std::vector<std::vector<ProxyPair>> found_;
+  std::vector<RangeLists> ranged_;
+  std::vector<ProxyPair> bounds_;
+  std::vector<std::vector<int>> stacks_;  // per worker, the query's stack
 
   void markMoved(int proxy);
-  /// Merges scratch_ (the new pairs; sorted first unless `sorted`) into pairs_.
+  /// Merges scratch_ (the new pairs; sorted first unless `sorted`) into pairs_ (one thread).
   void mergeNewPairs(bool sorted);
 };
 
 template <class CanPair>
 const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSystem* tasks) {
   const bool threads = tasks && tasks->workerCount() > 1;
-  // Keep the old pairs whose fat boxes still overlap (with threads: each pair's verdict in its
-  // own slot, in parallel; the kept pairs then copied in order).
   auto overlapping = [&](const ProxyPair& p) {
     return tree_.fatAabb(p.first).overlaps(tree_.fatAabb(p.second));
   };
-  constexpr int kPairGrain = 1024;
-  size_t keep = 0;
-  if (threads && pairs_.size() > 2 * static_cast<size_t>(kPairGrain)) {
-    keeps_.resize(pairs_.size());
-    parallelFor(tasks, static_cast<int>(pairs_.size()), kPairGrain, [&](int begin, int end, int) {
-      for (int i = begin; i < end; ++i) keeps_[i] = overlapping(pairs_[i]) ? 1 : 0;
-    });
-    for (size_t i = 0; i < pairs_.size(); ++i)
-      if (keeps_[i]) pairs_[keep++] = pairs_[i];
-  } else {
-    for (const ProxyPair& p : pairs_)
-      if (overlapping(p)) pairs_[keep++] = p;
-  }
-  pairs_.resize(keep);
-  // New pairs can only involve moved proxies.
-  scratch_.clear();
-  auto find = [&](int m, std::vector<ProxyPair>& out, std::vector<int>& stack) {
+  // New pairs can only involve moved proxies: each moved proxy queries the tree. A pair of two
+  // moved proxies is reported once, by the lower id.
+  auto find = [&](int m, std::vector<int>& stack, auto&& out) {
     tree_.query(
         tree_.fatAabb(m),
         [&](int other) {
-          // A pair of two moved proxies is reported once, by the lower id.
           if (other == m || (isMoved_[other] && other < m)) return true;
-          if (canPair(m, other))
-            out.push_back(m < other ? ProxyPair{m, other} : ProxyPair{other, m});
+          if (canPair(m, other)) out(m < other ? ProxyPair{m, other} : ProxyPair{other, m});
           return true;
         },
         stack);
   };
   const int moved = static_cast<int>(moved_.size());
   constexpr int kGrain = 64;  // moved proxies per chunk: a query costs about a microsecond
-  bool sorted = false;
   if (threads && moved > kGrain) {
+    // With threads every pass is parallel: the key space is cut into ranges at quantiles of the
+    // old pairs, each worker files the pairs it finds by range, and each range is then merged on
+    // its own (its old pairs that still overlap, and every worker's finds sorted, their union)
+    // and copied to its place. The result is the sorted set of kept and found pairs whatever the
+    // ranges and whoever found what: the serial path's list.
     const int workers = tasks->workerCount();
-    if (found_.size() < static_cast<size_t>(workers))
-      found_.resize(workers), stacks_.resize(workers);
-    for (std::vector<ProxyPair>& f : found_) f.clear();
+    const int ranges = std::clamp(static_cast<int>(pairs_.size() / 512), 1, 4 * workers);
+    bounds_.clear();
+    for (int r = 1; r < ranges; ++r)
+      bounds_.push_back(pairs_[pairs_.size() * static_cast<size_t>(r) / ranges]);
+    const size_t cells = static_cast<size_t>(workers) * static_cast<size_t>(ranges);
+    if (found_.size() < cells) found_.resize(cells);
+    if (stacks_.size() < static_cast<size_t>(workers)) stacks_.resize(workers);
+    for (size_t c = 0; c < cells; ++c) found_[c].clear();
     parallelFor(tasks, moved, kGrain, [&](int begin, int end, int worker) {
-      for (int i = begin; i < end; ++i) find(moved_[i], found_[worker], stacks_[worker]);
+      std::vector<ProxyPair>* mine = &found_[static_cast<size_t>(worker) * ranges];
+      for (int i = begin; i < end; ++i)
+        find(moved_[i], stacks_[static_cast<size_t>(worker)], [&](const ProxyPair& p) {
+          const auto r = std::upper_bound(bounds_.begin(), bounds_.end(), p) - bounds_.begin();
+          mine[r].push_back(p);
+        });
     });
-    // Which worker found a pair depends on the scheduling: each worker's list sorted (in
-    // parallel), then merged in worker order, gives the sorted list whatever the split.
-    parallelFor(tasks, workers, 1, [&](int begin, int end, int) {
-      for (int w = begin; w < end; ++w) std::sort(found_[w].begin(), found_[w].end());
+    if (ranged_.size() < static_cast<size_t>(ranges)) ranged_.resize(ranges);
+    parallelFor(tasks, ranges, 1, [&](int begin, int end, int) {
+      for (int r = begin; r < end; ++r) {
+        RangeLists& lists = ranged_[static_cast<size_t>(r)];
+        lists.kept.clear();
+        const size_t lo = pairs_.size() * static_cast<size_t>(r) / ranges;
+        const size_t hi = pairs_.size() * static_cast<size_t>(r + 1) / ranges;
+        for (size_t i = lo; i < hi; ++i)
+          if (overlapping(pairs_[i])) lists.kept.push_back(pairs_[i]);
+        lists.found.clear();
+        for (int w = 0; w < workers; ++w) {
+          const std::vector<ProxyPair>& f = found_[static_cast<size_t>(w) * ranges + r];
+          lists.found.insert(lists.found.end(), f.begin(), f.end());
+        }
+        std::sort(lists.found.begin(), lists.found.end());
+        lists.out.clear();
+        std::set_union(lists.kept.begin(), lists.kept.end(), lists.found.begin(), lists.found.end(),
+                       std::back_inserter(lists.out));
+        lists.out.erase(std::unique(lists.out.begin(), lists.out.end()), lists.out.end());
+      }
     });
-    for (const std::vector<ProxyPair>& f : found_) {
-      // merged_ is free until mergeNewPairs (which fills it anew); no buffer is allocated once
-      // the lists have grown (std::inplace_merge would take one each time).
-      merged_.resize(scratch_.size() + f.size());
-      std::merge(scratch_.begin(), scratch_.end(), f.begin(), f.end(), merged_.begin());
-      scratch_.swap(merged_);
+    size_t total = 0;
+    for (int r = 0; r < ranges; ++r) {
+      ranged_[static_cast<size_t>(r)].at = total;
+      total += ranged_[static_cast<size_t>(r)].out.size();
     }
-    sorted = true;
+    merged_.resize(total);
+    parallelFor(tasks, ranges, 1, [&](int begin, int end, int) {
+      for (int r = begin; r < end; ++r) {
+        const RangeLists& lists = ranged_[static_cast<size_t>(r)];
+        std::copy(lists.out.begin(), lists.out.end(),
+                  merged_.begin() + static_cast<std::ptrdiff_t>(lists.at));
+      }
+    });
+    pairs_.swap(merged_);
   } else {
+    // Keep the old pairs whose fat boxes still overlap (with threads: each pair's verdict in its
+    // own slot, in parallel; the kept pairs then copied in order).
+    constexpr int kPairGrain = 1024;
+    size_t keep = 0;
+    if (threads && pairs_.size() > 2 * static_cast<size_t>(kPairGrain)) {
+      keeps_.resize(pairs_.size());
+      parallelFor(tasks, static_cast<int>(pairs_.size()), kPairGrain, [&](int begin, int end, int) {
+        for (int i = begin; i < end; ++i) keeps_[i] = overlapping(pairs_[i]) ? 1 : 0;
+      });
+      for (size_t i = 0; i < pairs_.size(); ++i)
+        if (keeps_[i]) pairs_[keep++] = pairs_[i];
+    } else {
+      for (const ProxyPair& p : pairs_)
+        if (overlapping(p)) pairs_[keep++] = p;
+    }
+    pairs_.resize(keep);
+    scratch_.clear();
     if (stacks_.empty()) stacks_.resize(1);
-    for (const int m : moved_) find(m, scratch_, stacks_[0]);
+    for (const int m : moved_)
+      find(m, stacks_[0], [&](const ProxyPair& p) { scratch_.push_back(p); });
+    mergeNewPairs(false);
   }
   for (const int m : moved_) isMoved_[m] = 0;
   moved_.clear();
-  mergeNewPairs(sorted);
   return pairs_;
 }
 
