@@ -370,6 +370,7 @@ class World {
   std::vector<Manifold> nextManifolds_;
   NarrowScratch narrow_;  ///< the narrow phase's jobs and results
   std::vector<std::pair<int, int>> pairKeys_;
+  std::vector<char> keysOrdered_;  ///< per chunk of pairKeys_: in order (updateContacts)
   std::unique_ptr<ContactSolver> solver_;
   std::vector<DragConstraint*> activeDrags_;
   std::vector<char> keepAwake_;

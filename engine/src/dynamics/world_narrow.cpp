@@ -41,6 +41,14 @@ void add(NarrowPhaseCounters& to, const NarrowPhaseCounters& c) {
   to.epaCapHits += c.epaCapHits;
 }
 
+// A Convex job's manifold as the new ContactPair keeps it (with threads: the copy pass reads it
+// from the job's result).
+void keepConvex(const Manifold& m, NarrowResult& r) {
+  r.cache = m.cache;
+  r.distance = m.distance;
+  r.overlapping = m.overlapping;
+}
+
 bool active(const Body& b) {
   return b.isDynamic() && b.awake;
 }
@@ -164,13 +172,31 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
 
 void World::updateContacts(Real h, const Settings& s) {
   std::vector<std::pair<int, int>>& keys = pairKeys_;
-  keys.clear();
-  for (const ProxyPair& p : broadPhase_.pairs()) {
-    const int a = broadPhase_.tree().userData(p.first), b = broadPhase_.tree().userData(p.second);
-    keys.emplace_back(std::min(a, b), std::max(a, b));
-  }
+  // Each pair's bodies (two lookups in the tree's nodes, anywhere in memory), in parallel with
+  // threads, each key in its own slot; and whether the keys are in order, per chunk (the pair
+  // after a chunk's last is the next chunk's first: each chunk also compares its first key with
+  // the key before it).
+  const std::vector<ProxyPair>& proxyPairs = broadPhase_.pairs();
+  const int pairCount = static_cast<int>(proxyPairs.size());
+  constexpr int kKeyGrain = 4096;
+  keys.resize(proxyPairs.size());
+  keysOrdered_.assign(static_cast<size_t>((pairCount + kKeyGrain - 1) / kKeyGrain), 1);
+  parallelFor(taskSystem(), pairCount, kKeyGrain, [&](int begin, int end, int) {
+    const AabbTree& tree = broadPhase_.tree();
+    for (int i = begin; i < end; ++i) {
+      const ProxyPair& p = proxyPairs[static_cast<size_t>(i)];
+      const int a = tree.userData(p.first), b = tree.userData(p.second);
+      keys[static_cast<size_t>(i)] = {std::min(a, b), std::max(a, b)};
+    }
+  });
+  parallelFor(taskSystem(), pairCount, kKeyGrain, [&](int begin, int end, int) {
+    const size_t from = static_cast<size_t>(std::max(begin - 1, 0));
+    keysOrdered_[static_cast<size_t>(begin / kKeyGrain)] =
+        std::is_sorted(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.begin() + end);
+  });
   // Proxy ids follow body indices until slots are reused: usually sorted already.
-  if (!std::is_sorted(keys.begin(), keys.end())) std::sort(keys.begin(), keys.end());
+  if (std::find(keysOrdered_.begin(), keysOrdered_.end(), 0) != keysOrdered_.end())
+    std::sort(keys.begin(), keys.end());
   filterPairs(keys);
   const size_t n = bodies_.size();
   const size_t known = std::min(lastCenter_.size(), n);
@@ -406,6 +432,12 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
               r.slot = static_cast<int>(convex->size());
             }
             collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
+            if (convex) {
+              // What the pair keeps; a manifold without points is not copied again (a third of
+              // a heap's: 656 bytes each that the copy pass would read from further away).
+              keepConvex(convex->back(), r);
+              if (!convex->back().touching()) convex->pop_back(), r.slot = -1;
+            }
           }
           measureJob(job, r);
           if (job.kind != NarrowJob::Kind::Asleep || job.oldPair >= 0) {
@@ -428,9 +460,10 @@ const Manifold* World::jobManifolds(const NarrowJob& job, const NarrowResult& r)
     case NarrowJob::Kind::Asleep:
       return job.count > 0 ? &manifolds_[pairs_[job.oldPair].manifold] : nullptr;
     case NarrowJob::Kind::Convex:
-      return job.late >= 0
-                 ? &narrow_.late[static_cast<size_t>(job.late)]
-                 : &narrow_.convex[static_cast<size_t>(r.worker)][static_cast<size_t>(r.slot)];
+      if (job.late >= 0) return &narrow_.late[static_cast<size_t>(job.late)];
+      return r.slot >= 0
+                 ? &narrow_.convex[static_cast<size_t>(r.worker)][static_cast<size_t>(r.slot)]
+                 : nullptr;
     case NarrowJob::Kind::Children:
       return r.manifolds.data();
     default:
@@ -448,9 +481,11 @@ void World::measureJob(NarrowJob& job, const NarrowResult& r) const {
     case NarrowJob::Kind::Asleep:
       job.count = oldPair && oldPair->manifold >= 0 ? oldPair->manifoldCount : 0;
       return;
-    case NarrowJob::Kind::Convex:
-      job.count = jobManifolds(job, r)->touching() ? 1 : 0;
+    case NarrowJob::Kind::Convex: {
+      const Manifold* m = jobManifolds(job, r);
+      job.count = m && m->touching() ? 1 : 0;
       break;
+    }
     case NarrowJob::Kind::Children:
       job.count = static_cast<int>(r.manifolds.size());
       break;
@@ -493,6 +528,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           convex = &ns.late;
         }
         collidePair(job, s, ns.childContacts[0], r.summary, r.manifolds, convex);
+        if (convex) keepConvex(convex->back(), r);
       }
       measureJob(job, r);
     }
@@ -635,9 +671,9 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           p.manifold = job.count > 0 ? job.first : -1;
           break;
         case NarrowJob::Kind::Convex:
-          p.cache = from->cache;
-          p.overlapping = from->overlapping;
-          p.distance = from->distance;
+          p.cache = r.cache;
+          p.overlapping = r.overlapping;
+          p.distance = r.distance;
           if (job.count > 0) p.manifold = job.first, p.manifoldCount = 1;
           break;
         default:

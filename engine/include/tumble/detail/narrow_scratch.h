@@ -65,7 +65,12 @@ struct NarrowResult {
   std::vector<Manifold> manifolds;  ///< Children: one per touching pair of children, key order
   NarrowSummary summary;
   int worker = 0;  ///< Convex: the worker that made the manifold
-  int slot = -1;   ///< Convex: its index in that worker's list
+  int slot = -1;   ///< Convex: its index in that worker's list, -1 when it has no points
+  /// Convex: what the new ContactPair keeps of the manifold (its GJK warm start, distance and
+  /// verdict), so that a manifold without points leaves the worker's list at once.
+  GjkSimplex cache;
+  Real distance = 0.0;
+  bool overlapping = false;
 };
 
 /// One chunk of the parallel pass's jobs (World::collideJobs): what the serial merge needs to
@@ -88,9 +93,9 @@ struct NarrowScratch {
   /// Per job (Convex and Children jobs of the parallel pass); never shrunk, so the vectors keep
   /// their capacity.
   std::vector<NarrowResult> results;
-  /// Per worker: the Convex jobs' manifolds (with or without points) in the order the worker
-  /// made them. Only the pairs that need work take one (a slot per pair key was 20 MB of sparse
-  /// writes in a 2000-box heap), and a chunk's are contiguous, so the merge reads them in streams.
+  /// Per worker: the Convex jobs' manifolds with points, in the order the worker made them. Only
+  /// the pairs that need work take one (a slot per pair key was 20 MB of sparse writes in a
+  /// 2000-box heap), and a chunk's are contiguous, so the merge reads them in streams.
   std::vector<std::vector<Manifold>> convex;
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
   /// Convex jobs collided again by the merge (a body woken by an earlier pair changed them).
