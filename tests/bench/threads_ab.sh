@@ -31,23 +31,5 @@ for v in ${ORDER:-A B}; do
   TUMBLE_THREADS_REPEATS=1 "$d/bench_threads" --threads $T --steps 100 --heaps boxes_8000,hull20_8000
 done
 [ -n "$box3d" ] || exit 0
-
-# Box3D's app writes a CSV file into the current folder: run it in a scratch one. Its figure is
-# the total of steps 2..n over n - 1 (bench_pyramid's mean of steps 2..n likewise).
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-printf '\n%-14s %7s %10s %10s %8s\n' scene threads "Box3D ms" "Tumble ms" ratio
-for scene in large_pyramid many_pyramids; do
-  n=200
-  [ "$scene" = many_pyramids ] && n=100
-  for t in 1 2 4 8 16; do
-    total=$(cd "$scratch" && "$box3d" -t="$t" -w="$t" -r=1 -b="$scene" |
-      awk '/^run/ {v = $4; if (best == "" || v < best) best = v} END {print best}')
-    ms=$(awk -v t="$total" -v n="$n" 'BEGIN {printf "%.2f", t / (n - 1)}')
-    tm=$("$b/bench_pyramid" "assets/scenes/$scene.json" --wall --set threads="$t" --every 0 |
-      sed -n 's/.*mean of steps 2 to [0-9]* \([0-9.]*\).*/\1/p')
-    ratio=$(awk -v x="$tm" -v y="$ms" 'BEGIN {printf "%.2f", x / y}')
-    printf '%-14s %7s %10s %10s %8s\n' "$scene" "$t" "$ms" "$tm" "$ratio"
-  done
-done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The pyramids, the second build beside Box3D's app (one run of each per count).
+HEAPS=0 REPEATS=1 "$(dirname "$0")/threads_scaling.sh" "$box3d" "$b"

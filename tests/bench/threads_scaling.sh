@@ -9,7 +9,8 @@
 # BOX3D_BENCHMARK: Box3D's `benchmark` binary (tests/bench/box3d/compare.sh builds it into
 # BOX3D_SOURCE/build-tumble/bin); BIN_DIR: where bench_threads and bench_pyramid are (default
 # build/release/tests/bench; a copy elsewhere needs libtinyobjloader on LD_LIBRARY_PATH).
-# THREADS (default "1 2 4 8 16") and REPEATS (default 2) change the counts and the runs per count.
+# THREADS (default "1 2 4 8 16") and REPEATS (default 2) change the counts and the runs per count;
+# HEAPS=0 runs the pyramids alone.
 set -euo pipefail
 
 box3d=${1:-}
@@ -24,10 +25,12 @@ done
 [ -z "$box3d" ] || box3d=$(cd "$(dirname "$box3d")" && pwd)/$(basename "$box3d")  # run from a scratch folder
 
 echo "cores: $(nproc); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-TUMBLE_THREADS_REPEATS=$repeats "$bin/bench_threads" --threads "$list" --steps 300 \
-  --heaps boxes_2000,hull20_2000
-TUMBLE_THREADS_REPEATS=$repeats "$bin/bench_threads" --threads "$list" --steps 100 \
-  --heaps boxes_8000,hull20_8000
+if [ "${HEAPS:-1}" != 0 ]; then
+  TUMBLE_THREADS_REPEATS=$repeats "$bin/bench_threads" --threads "$list" --steps 300 \
+    --heaps boxes_2000,hull20_2000
+  TUMBLE_THREADS_REPEATS=$repeats "$bin/bench_threads" --threads "$list" --steps 100 \
+    --heaps boxes_8000,hull20_8000
+fi
 
 # The pyramids: Tumble's mean of steps 2..n by the wall clock; Box3D's app, the least of
 # `repeats` runs' total of steps 2..n over n - 1 (it leaves the first step out, as bench_pyramid's
