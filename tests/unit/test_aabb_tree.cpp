@@ -29,22 +29,37 @@ std::vector<ProxyPair> bruteForce(const AabbTree& tree, const std::vector<int>& 
   return out;
 }
 
+// A box moving in a straight line, bouncing off the walls of [-extent, extent]^3.
+struct Mover {
+  Vec3 c, h, v;
+  int proxy = 0;
+};
+
+Mover randomMover(std::mt19937_64& rng, Real extent) {
+  Mover m;
+  m.c = Vec3(uniform(rng, -extent, extent), uniform(rng, -extent, extent),
+             uniform(rng, -extent, extent));
+  m.h = Vec3(uniform(rng, 0.1, 1.0), uniform(rng, 0.1, 1.0), uniform(rng, 0.1, 1.0));
+  m.v = Vec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)) * 0.1;
+  return m;
+}
+
+void advance(Mover& m, Real extent) {
+  m.c += m.v;
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(m.c[k]) > extent) m.v[k] = -m.v[k];
+}
+
 }  // namespace
 
 TEST_CASE("broad-phase pairs equal brute force on random moving sets", "[aabb_tree]") {
   std::mt19937_64 rng(12345);
   const Real margin = 0.1;
-  struct Item {
-    Vec3 c, h, v;
-    int proxy;
-  };
+  using Item = Mover;
   std::vector<Item> items;
   BroadPhase bp;
   for (int i = 0; i < 300; ++i) {
-    Item it;
-    it.c = Vec3(uniform(rng, -10, 10), uniform(rng, -10, 10), uniform(rng, -10, 10));
-    it.h = Vec3(uniform(rng, 0.1, 1.0), uniform(rng, 0.1, 1.0), uniform(rng, 0.1, 1.0));
-    it.v = Vec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)) * 0.1;
+    Item it = randomMover(rng, 10);
     it.proxy = bp.createProxy(boxAt(it.c, it.h), margin, i);
     items.push_back(it);
   }
@@ -52,9 +67,7 @@ TEST_CASE("broad-phase pairs equal brute force on random moving sets", "[aabb_tr
   int frames = 0;
   for (int frame = 0; frame < 120; ++frame, ++frames) {
     for (Item& it : items) {
-      it.c += it.v;
-      for (int k = 0; k < 3; ++k)
-        if (std::abs(it.c[k]) > 10) it.v[k] = -it.v[k];
+      advance(it, 10);
       // Odd proxies stretch their fat box ahead of their motion, as the world's bodies do.
       bp.moveProxy(it.proxy, boxAt(it.c, it.h), margin, it.proxy % 2 ? 3.0 * it.v : Vec3(0.0));
     }
@@ -96,18 +109,15 @@ TEST_CASE("broad-phase pairs equal brute force on random moving sets", "[aabb_tr
 TEST_CASE("broad-phase pairs with threads equal the serial path's and brute force", "[aabb_tree]") {
   std::mt19937_64 rng(777);
   const Real margin = 0.1;
-  struct Item {
-    Vec3 c, h, v;
-    int proxy = 0, threadedProxy = 0;
+  struct Item : Mover {
+    int threadedProxy = 0;
   };
   std::vector<Item> items;
   BroadPhase serial, threaded;
   ThreadPool pool(3);
   for (int i = 0; i < 2000; ++i) {
     Item it;
-    it.c = Vec3(uniform(rng, -8, 8), uniform(rng, -8, 8), uniform(rng, -8, 8));
-    it.h = Vec3(uniform(rng, 0.1, 1.0), uniform(rng, 0.1, 1.0), uniform(rng, 0.1, 1.0));
-    it.v = Vec3(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)) * 0.1;
+    static_cast<Mover&>(it) = randomMover(rng, 8);
     it.proxy = serial.createProxy(boxAt(it.c, it.h), margin, i);
     it.threadedProxy = threaded.createProxy(boxAt(it.c, it.h), margin, i);
     items.push_back(it);
@@ -116,9 +126,7 @@ TEST_CASE("broad-phase pairs with threads equal the serial path's and brute forc
   size_t most = 0;
   for (int frame = 0; frame < 40; ++frame) {
     for (Item& it : items) {
-      it.c += it.v;
-      for (int k = 0; k < 3; ++k)
-        if (std::abs(it.c[k]) > 8) it.v[k] = -it.v[k];
+      advance(it, 8);
       serial.moveProxy(it.proxy, boxAt(it.c, it.h), margin, 3.0 * it.v);
       threaded.moveProxy(it.threadedProxy, boxAt(it.c, it.h), margin, 3.0 * it.v);
     }
