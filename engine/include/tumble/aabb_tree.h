@@ -235,8 +235,8 @@ class BroadPhase {
   std::vector<std::vector<int>> stacks_;  // per worker, the query's stack
 
   void markMoved(int proxy);
-  /// Merges scratch_ (the new pairs; sorted first unless `sorted`) into pairs_ (one thread).
-  void mergeNewPairs(bool sorted);
+  /// Sorts scratch_ (the new pairs) and merges it into pairs_ (one thread).
+  void mergeNewPairs();
 };
 
 template <class CanPair>
@@ -338,7 +338,7 @@ const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSys
     if (stacks_.empty()) stacks_.resize(1);
     for (const int m : moved_)
       find(m, stacks_[0], [&](const ProxyPair& p) { scratch_.push_back(p); });
-    mergeNewPairs(false);
+    mergeNewPairs();
   }
   for (const int m : moved_) isMoved_[m] = 0;
   moved_.clear();

@@ -309,9 +309,9 @@ void BroadPhase::markMoved(int proxy) {
   moved_.push_back(proxy);
 }
 
-void BroadPhase::mergeNewPairs(bool sorted) {
+void BroadPhase::mergeNewPairs() {
   if (scratch_.empty()) return;
-  if (!sorted) std::sort(scratch_.begin(), scratch_.end());
+  std::sort(scratch_.begin(), scratch_.end());
   merged_.clear();
   merged_.reserve(pairs_.size() + scratch_.size());
   std::set_union(pairs_.begin(), pairs_.end(), scratch_.begin(), scratch_.end(),

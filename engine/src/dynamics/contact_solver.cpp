@@ -24,7 +24,6 @@
 // box. Rolling resistance (Box2D v3's shape option) is one more angular block in the same passes,
 // before the twist: it needs the same load, and rows without it never run it.
 #include "dynamics/contact_solver.h"
-#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +33,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "core/prefetch.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
 #include "dynamics/joint_solver.h"

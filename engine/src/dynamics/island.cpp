@@ -2,10 +2,11 @@
 // sleep rule of Box2D/Jolt: an island sleeps when all of its bodies have stayed slower than the
 // thresholds for the sleep time.
 #include "dynamics/island.h"
-#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cstddef>
+
+#include "core/prefetch.h"
 
 namespace tumble {
 namespace {

@@ -12,11 +12,12 @@
 // both passes; motors clamp their accumulated impulse to the effort times the substep.
 // Impulses are per substep and carried across substeps and steps (warm starting).
 #include "dynamics/joint_solver.h"
-#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+
+#include "core/prefetch.h"
 
 namespace tumble {
 namespace {

@@ -3,11 +3,11 @@
 // with K = (mA + mB) 1 + [rA]^T IA [rA] + [rB]^T IB [rB] inverted once per pose (the bodies move
 // only when the solver integrates positions), not solved by Cramer's rule in every pass.
 #include "dynamics/joint_wide.h"
-#include "core/prefetch.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "core/prefetch.h"
 #include "dynamics/joint_solver.h"
 
 namespace tumble {

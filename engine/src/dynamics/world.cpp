@@ -2,7 +2,6 @@
 // aabb_tree.cpp, collide.cpp, contact_update.cpp, contact_solver.cpp, island.cpp, drag.cpp and
 // body.cpp.
 #include "tumble/world.h"
-#include "core/prefetch.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +9,7 @@
 #include <cstddef>
 #include <cstdio>
 
+#include "core/prefetch.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/contact_update.h"

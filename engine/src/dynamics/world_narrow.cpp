@@ -46,7 +46,7 @@ void add(NarrowPhaseCounters& to, const NarrowPhaseCounters& c) {
 void keepConvex(const Manifold& m, NarrowResult& r) {
   r.cache = m.cache;
   r.distance = m.distance;
-  r.overlapping = m.overlapping;
+  r.summary.overlapping = m.overlapping;
 }
 
 bool active(const Body& b) {
@@ -672,7 +672,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           break;
         case NarrowJob::Kind::Convex:
           p.cache = r.cache;
-          p.overlapping = r.overlapping;
+          p.overlapping = r.summary.overlapping;
           p.distance = r.distance;
           if (job.count > 0) p.manifold = job.first, p.manifoldCount = 1;
           break;

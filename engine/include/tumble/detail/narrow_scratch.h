@@ -55,8 +55,9 @@ struct NarrowJob {
 /// What collide() and the manifold update of one pair counted and decided.
 struct NarrowSummary {
   NarrowPhaseCounters counters;
-  bool recycled = false;     ///< Convex: last step's manifold kept (contact recycling)
-  bool overlapping = false;  ///< some pair of children overlaps (GJK's verdict)
+  bool recycled = false;  ///< Convex: last step's manifold kept (contact recycling)
+  /// GJK's verdict: the shapes overlap (Convex), some pair of children overlaps (Children).
+  bool overlapping = false;
 };
 
 /// What the parallel pass found for one Convex or Children job (a Convex job's manifold is
@@ -66,11 +67,11 @@ struct NarrowResult {
   NarrowSummary summary;
   int worker = 0;  ///< Convex: the worker that made the manifold
   int slot = -1;   ///< Convex: its index in that worker's list, -1 when it has no points
-  /// Convex: what the new ContactPair keeps of the manifold (its GJK warm start, distance and
-  /// verdict), so that a manifold without points leaves the worker's list at once.
+  /// Convex: what the new ContactPair keeps of the manifold (its GJK warm start and distance;
+  /// the verdict is summary.overlapping), so that a manifold without points leaves the worker's
+  /// list at once.
   GjkSimplex cache;
   Real distance = 0.0;
-  bool overlapping = false;
 };
 
 /// One chunk of the parallel pass's jobs (World::collideJobs): what the serial merge needs to
