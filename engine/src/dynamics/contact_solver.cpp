@@ -1048,7 +1048,8 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
     rows_.resize(static_cast<size_t>(rowCount_));
     cold_.resize(rows_.size());
   }
-  if (s.solver.velocityIterations > 1 && separations_.size() < rows_.size() * 4)
+  if ((s.solver.velocityIterations > 1 || s.solver.positionIterations > 0) &&
+      separations_.size() < rows_.size() * 4)
     separations_.resize(rows_.size() * 4);
   // The rows packed one by one (in parallel with threads), the next row's manifolds fetched
   // (a colour's come in manifold order, but strided): only the parts packRow reads, all but the
@@ -1481,15 +1482,31 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         }
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
       const int iterations = s.solver.velocityIterations;
+      // The separations the last substep's relax kept (Separation, contact_solver.h).
+      const bool kept = i > 0 || (sub > 0 && relax > 0);
       if (relax == 0 || iterations == 1) {
         // No relax, or one pass: friction in it (with one pass, as well as in the relax: see the
         // top of this file).
-        rowPass([this, reverse](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse);
+        if (kept) {
+          rowPass([this, reverse](WideContact& c) {
+            byStill(c, [&](auto k) {
+              solve<true, true, Separation::Kept, decltype(k)::value>(c, reverse);
+            });
           });
-        });
-      } else if (i == 0) {
+        } else if (iterations > 1) {
+          rowPass([this, reverse](WideContact& c) {
+            byStill(c, [&](auto k) {
+              solve<true, true, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
+            });
+          });
+        } else {
+          rowPass([this, reverse](WideContact& c) {
+            byStill(c, [&](auto k) {
+              solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse);
+            });
+          });
+        }
+      } else if (!kept) {
         rowPass([this, reverse](WideContact& c) {
           byStill(c, [&](auto k) {
             solve<true, false, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
@@ -1511,11 +1528,27 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     if (joints) joints->posesMoved();
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
-      rowPass([this, reverse](WideContact& c) {
-        byStill(c, [&](auto k) {
-          solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse);
+      // The first relax pass measures the separations the bodies' new positions give and keeps
+      // them for the passes after it: later relax passes and the next substep's solve passes.
+      if (i > 0) {
+        rowPass([this, reverse](WideContact& c) {
+          byStill(c, [&](auto k) {
+            solve<false, true, Separation::Kept, decltype(k)::value>(c, reverse);
+          });
         });
-      });
+      } else if (relax > 1 || sub + 1 < substeps) {
+        rowPass([this, reverse](WideContact& c) {
+          byStill(c, [&](auto k) {
+            solve<false, true, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
+          });
+        });
+      } else {
+        rowPass([this, reverse](WideContact& c) {
+          byStill(c, [&](auto k) {
+            solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse);
+          });
+        });
+      }
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;

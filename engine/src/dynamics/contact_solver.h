@@ -196,9 +196,12 @@ class ContactSolver {
   void integratePositions(Real h);
   template <Still still>
   void warmStart(WideContact& c);
-  // How a solve pass finds each point's current separation. The bodies move only between the
-  // substep's solve passes and its relax, so the solve passes of one substep see the same
-  // separations: the first measures and keeps them, the others read them back (the same bits).
+  // How a pass finds each point's current separation. The bodies move only between a substep's
+  // solve passes and its relax passes (integratePositions), so every pass from one relax pass to
+  // the next substep's last solve pass sees the same separations: the relax measures and keeps
+  // them, the passes after it read them back (the same bits: the same states, the same
+  // operations). The step's first solve pass measures (no relax before it) and so does a first
+  // solve pass with no relax pass in the substep before.
   enum class Separation { Measure, MeasureKeep, Kept };
   // useBias: the soft push-out (the solve pass); without it rigid (the relax pass). friction:
   // friction and twist too.
