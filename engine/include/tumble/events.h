@@ -13,7 +13,9 @@ namespace tumble {
 
 /// A pair of bodies started touching: one of its manifolds has a point with separation <= 0
 /// (overlapping or exactly touching) as the step's narrow phase found it; speculative points
-/// (separation > 0) do not count. a.index < b.index.
+/// (separation > 0) do not count, but for a hit: a pair whose speculative contact the solver
+/// pushed for a ContactHitEvent begins in that step if it had not (a hit never comes before its
+/// pair's begin), at the hit's point and normal. a.index < b.index.
 struct ContactBeginEvent {
   BodyId a;
   BodyId b;

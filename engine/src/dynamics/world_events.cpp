@@ -175,15 +175,46 @@ void World::findHitCandidates() {
 }
 
 // After the solver: a candidate whose contact pushed (a point's normal impulse > 0) is a hit; a
-// speculative point that never closed is not.
+// speculative point that never closed is not. A hit comes with or after its pair's begin, never
+// before (Box2D's order): a speculative contact that stops a falling body within the step pushes
+// a step before the narrow phase first measures a point at separation <= 0, so a pair that does
+// not touch yet begins with its hit (at the hit's point and normal), and the next step's
+// narrow phase finds it touching (points within kTouchRelease) or ends it.
 void World::reportHits() {
+  std::vector<ContactBeginEvent>& begins = contactEvents_.begin;
+  const auto narrowBegins = static_cast<std::ptrdiff_t>(begins.size());
   for (const auto& [mi, hit] : hitCandidates_) {
     const Manifold& m = manifolds_[mi];
     bool pushed = false;
     for (int i = 0; i < m.pointCount; ++i) pushed = pushed || m.points[i].normalImpulse > 0.0;
-    if (pushed) contactEvents_.hit.push_back(hit);
+    if (!pushed) continue;
+    const std::pair key(m.a.index, m.b.index);
+    const auto pair = std::partition_point(pairs_.begin(), pairs_.end(), [&](const ContactPair& p) {
+      return std::pair(p.a.index, p.b.index) < key;
+    });
+    if (pair != pairs_.end() && pair->a.index == key.first && pair->b.index == key.second &&
+        !pair->touching) {
+      pair->touching = true;
+      // A pair the narrow phase ended this step (its points drifted apart) that pushes again
+      // goes on touching: its end is taken back instead of a begin after it.
+      std::vector<ContactEndEvent>& ends = contactEvents_.end;
+      const auto end = std::partition_point(
+          ends.begin(), ends.end(),
+          [&](const ContactEndEvent& e) { return std::pair(e.a.index, e.b.index) < key; });
+      if (end != ends.end() && end->a.index == key.first && end->b.index == key.second)
+        ends.erase(end);
+      else
+        begins.push_back({m.a, m.b, hit.point, hit.normal});
+    }
+    contactEvents_.hit.push_back(hit);
   }
   hitCandidates_.clear();
+  // Both runs of begins are in (a, b) order (the manifolds are in pair order), and no pair is in
+  // both: merged, the array stays sorted (ContactEvents).
+  std::inplace_merge(begins.begin(), begins.begin() + narrowBegins, begins.end(),
+                     [](const ContactBeginEvent& x, const ContactBeginEvent& y) {
+                       return std::pair(x.a.index, x.b.index) < std::pair(y.a.index, y.b.index);
+                     });
 }
 
 // At the end of the step, each sensor (in index order) looks for visitors in the broad-phase tree
