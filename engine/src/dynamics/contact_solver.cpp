@@ -1344,6 +1344,14 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
   if constexpr (still != Still::B) scatter(states_.data(), c.b, c.writeB, B);
 }
 
+template <bool useBias, bool friction, ContactSolver::Separation separation>
+void ContactSolver::solvePass(bool reverse) {
+  rowPass([this, reverse](WideContact& c) {
+    byStill(c,
+            [&](auto k) { solve<useBias, friction, separation, decltype(k)::value>(c, reverse); });
+  });
+}
+
 template <Still still>
 void ContactSolver::restitution(WideContact& c) {
   if (!c.bounce) return;  // every lane's restitution is 0
@@ -1488,36 +1496,16 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         // No relax, or one pass: friction in it (with one pass, as well as in the relax: see the
         // top of this file).
         if (kept) {
-          rowPass([this, reverse](WideContact& c) {
-            byStill(c, [&](auto k) {
-              solve<true, true, Separation::Kept, decltype(k)::value>(c, reverse);
-            });
-          });
+          solvePass<true, true, Separation::Kept>(reverse);
         } else if (iterations > 1) {
-          rowPass([this, reverse](WideContact& c) {
-            byStill(c, [&](auto k) {
-              solve<true, true, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
-            });
-          });
+          solvePass<true, true, Separation::MeasureKeep>(reverse);
         } else {
-          rowPass([this, reverse](WideContact& c) {
-            byStill(c, [&](auto k) {
-              solve<true, true, Separation::Measure, decltype(k)::value>(c, reverse);
-            });
-          });
+          solvePass<true, true, Separation::Measure>(reverse);
         }
       } else if (!kept) {
-        rowPass([this, reverse](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<true, false, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
-          });
-        });
+        solvePass<true, false, Separation::MeasureKeep>(reverse);
       } else {
-        rowPass([this, reverse](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<true, false, Separation::Kept, decltype(k)::value>(c, reverse);
-          });
-        });
+        solvePass<true, false, Separation::Kept>(reverse);
       }
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints").
       if (joints && joints->hasGroups())
@@ -1531,23 +1519,11 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       // The first relax pass measures the separations the bodies' new positions give and keeps
       // them for the passes after it: later relax passes and the next substep's solve passes.
       if (i > 0) {
-        rowPass([this, reverse](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<false, true, Separation::Kept, decltype(k)::value>(c, reverse);
-          });
-        });
+        solvePass<false, true, Separation::Kept>(reverse);
       } else if (relax > 1 || sub + 1 < substeps) {
-        rowPass([this, reverse](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<false, true, Separation::MeasureKeep, decltype(k)::value>(c, reverse);
-          });
-        });
+        solvePass<false, true, Separation::MeasureKeep>(reverse);
       } else {
-        rowPass([this, reverse](WideContact& c) {
-          byStill(c, [&](auto k) {
-            solve<false, true, Separation::Measure, decltype(k)::value>(c, reverse);
-          });
-        });
+        solvePass<false, true, Separation::Measure>(reverse);
       }
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });

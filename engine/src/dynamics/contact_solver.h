@@ -207,6 +207,9 @@ class ContactSolver {
   // friction and twist too.
   template <bool useBias, bool friction, Separation separation, Still still>
   void solve(WideContact& c, bool reverse);
+  // One pass of solve over every row (rowPass), each row with its Still kernel.
+  template <bool useBias, bool friction, Separation separation>
+  void solvePass(bool reverse);
   template <Still still>
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
