@@ -386,6 +386,9 @@ TEST_CASE("a hit never comes before its pair's begin") {
   for (int step = 0; step < 300; ++step) {
     stepN(w, 1);
     const ContactEvents& c = w.contactEvents();
+    REQUIRE(std::is_sorted(c.begin.begin(), c.begin.end(), [](const auto& x, const auto& y) {
+      return std::pair(x.a.index, x.b.index) < std::pair(y.a.index, y.b.index);
+    }));
     for (const auto& e : c.begin) ++touching[{e.a.index, e.b.index}], ++begins;
     for (const auto& e : c.hit) {
       INFO("step " << step << ": hit of " << e.a.index << " and " << e.b.index << " at "

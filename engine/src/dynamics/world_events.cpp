@@ -197,11 +197,12 @@ void World::reportHits() {
       pair->touching = true;
       // A pair the narrow phase ended this step (its points drifted apart) that pushes again
       // goes on touching: its end is taken back instead of a begin after it.
+      // (Searched whole: the ends of World calls before the step come first, out of order.)
       std::vector<ContactEndEvent>& ends = contactEvents_.end;
-      const auto end = std::partition_point(
-          ends.begin(), ends.end(),
-          [&](const ContactEndEvent& e) { return std::pair(e.a.index, e.b.index) < key; });
-      if (end != ends.end() && end->a.index == key.first && end->b.index == key.second)
+      const auto end = std::find_if(ends.begin(), ends.end(), [&](const ContactEndEvent& e) {
+        return e.a.index == key.first && e.b.index == key.second;
+      });
+      if (end != ends.end())
         ends.erase(end);
       else
         begins.push_back({m.a, m.b, hit.point, hit.normal});
@@ -209,12 +210,13 @@ void World::reportHits() {
     contactEvents_.hit.push_back(hit);
   }
   hitCandidates_.clear();
-  // Both runs of begins are in (a, b) order (the manifolds are in pair order), and no pair is in
-  // both: merged, the array stays sorted (ContactEvents).
-  std::inplace_merge(begins.begin(), begins.begin() + narrowBegins, begins.end(),
-                     [](const ContactBeginEvent& x, const ContactBeginEvent& y) {
-                       return std::pair(x.a.index, x.b.index) < std::pair(y.a.index, y.b.index);
-                     });
+  // The narrow phase's begins are in (a, b) order and no pair is in both runs: the hits' begins
+  // sorted and merged in, the array stays sorted (ContactEvents).
+  auto byPair = [](const ContactBeginEvent& x, const ContactBeginEvent& y) {
+    return std::pair(x.a.index, x.b.index) < std::pair(y.a.index, y.b.index);
+  };
+  std::sort(begins.begin() + narrowBegins, begins.end(), byPair);
+  std::inplace_merge(begins.begin(), begins.begin() + narrowBegins, begins.end(), byPair);
 }
 
 // At the end of the step, each sensor (in index order) looks for visitors in the broad-phase tree
