@@ -231,11 +231,11 @@ TEST_CASE("compound children's filters and sensor flags and sensor-child overlap
   CHECK(back.stateHash() == w->stateHash());
 }
 
-TEST_CASE("a version 1 snapshot (before compound child flags) is read and saved as version 2",
+TEST_CASE("a version 1 snapshot (before compound child flags) is read and saved as the newest",
           "[snapshot]") {
   // The fuzz corpus's whole snapshot of tests/data/events_scene.json was written by version 1
-  // (its first byte is the fuzz target's form byte). It restores; saved again it is version 2,
-  // and that restores to the same world.
+  // (its first byte is the fuzz target's form byte). It restores; saved again it is the newest
+  // version, and that restores to the same world.
   const auto file = std::filesystem::path(TUMBLE_SOURCE_DIR) / "tests" / "fuzz" / "corpus" /
                     "snapshot" / "events_scene_whole";
   std::vector<uint8_t> bytes;

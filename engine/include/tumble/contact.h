@@ -82,6 +82,10 @@ struct ContactPair {
   GjkSimplex cache;          ///< GJK warm start for the next step
   Real distance = 0.0;       ///< m, as Manifold::distance (or a lower bound when GJK was skipped)
   bool overlapping = false;  ///< GJK's verdict for the shapes
+  /// World axes: the unit direction from A's closest point to B's of the last GJK that found the
+  /// pair farther apart than its reach, while the pair has no points since (0 0 0: none). The
+  /// next steps try it as a separating axis before GJK (world_narrow.cpp, classifyPair).
+  float axis[3] = {0.0f, 0.0f, 0.0f};
   /// A manifold of the pair has a point with separation <= 0 (events.h, ContactBeginEvent)
   bool touching = false;
   int manifold = -1;  ///< index into World::manifolds(), -1 when the pair has no points

@@ -101,7 +101,17 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
   m.overlapping = r.overlapping;
   m.distance = r.distance;
   m.pointCount = r.pointCount;
-  if (r.pointCount == 0) return;
+  if (r.pointCount == 0) {
+    // No points: the normal field keeps GJK's separating direction instead (the pair's axis,
+    // ContactPair::axis), 0 0 0 when there is none (overlapping, or no closest points).
+    m.normal = Vec3(0.0);
+    if (!r.overlapping) {
+      const Vec3 d = r.gjk.pointB - r.gjk.pointA;
+      const Real len = glm::length(d);
+      if (len > 0.0) m.normal = d / len;
+    }
+    return;
+  }
   m.normal = r.normal;
   tangentBasis(m.normal, m.tangent1, m.tangent2);
   const Quat invA = glm::conjugate(a.rotation), invB = glm::conjugate(b.rotation);

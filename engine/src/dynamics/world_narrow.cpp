@@ -14,6 +14,7 @@
 #include "dynamics/body_ops.h"
 #include "dynamics/contact_update.h"
 #include "dynamics/world_crosscheck.h"
+#include "tumble/support.h"
 #include "tumble/world.h"
 
 namespace tumble {
@@ -41,12 +42,54 @@ void add(NarrowPhaseCounters& to, const NarrowPhaseCounters& c) {
   to.epaCapHits += c.epaCapHits;
 }
 
+// A manifold without points holds GJK's separating direction in its normal (updateManifold): the
+// pair's axis; 0 0 0 for a manifold with points.
+constexpr float kNoAxis[3] = {0.0f, 0.0f, 0.0f};
+
+void keepAxis(const Manifold& m, float* axis) {
+  const bool keep = !m.touching();
+  for (int k = 0; k < 3; ++k) axis[k] = keep ? static_cast<float>(m.normal[k]) : 0.0f;
+}
+
+void copyAxis(const float* from, float* to) {
+  for (int k = 0; k < 3; ++k) to[k] = from[k];
+}
+
+// max over the body's shape (convex) of dot(point, n), n unit in world axes.
+Real extent(const Body& body, const Vec3& n) {
+  const SupportShape s = body.shape.support();
+  const Vec3 local = glm::conjugate(body.rotation) * n;
+  Real top;
+  if (s.cylinder) {
+    top = glm::dot(s.cylinder->support(local), local);
+  } else if (s.points.size() <= 32) {
+    // Small sets (boxes, small hulls, a sphere's point, a capsule's segment): two running
+    // maxima over the points.
+    const Vec3* p = s.points.data();
+    const size_t count = s.points.size();
+    Real top0 = glm::dot(p[0], local), top1 = top0;
+    size_t i = 1;
+    for (; i + 1 < count; i += 2) {
+      top0 = std::max(top0, glm::dot(p[i], local));
+      top1 = std::max(top1, glm::dot(p[i + 1], local));
+    }
+    if (i < count) top0 = std::max(top0, glm::dot(p[i], local));
+    top = std::max(top0, top1);
+  } else {
+    top = glm::dot(s.points[static_cast<size_t>(supportIndex(s, local))], local);
+  }
+  // The shape's origin is center - rotation * localCenter (Body::transform).
+  return top - glm::dot(body.localCenter, local) + glm::dot(body.center, n) +
+         body.shape.roundRadius();
+}
+
 // A Convex job's manifold as the new ContactPair keeps it (with threads: the copy pass reads it
 // from the job's result).
 void keepConvex(const Manifold& m, NarrowResult& r) {
   r.cache = m.cache;
   r.distance = m.distance;
   r.summary.overlapping = m.overlapping;
+  keepAxis(m, r.axis);
 }
 
 bool active(const Body& b) {
@@ -94,6 +137,23 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
     const Real bound = oldPair->distance - motion_[job.a] - motion_[job.b];
     if (bound > job.speculative) {
       job.bound = bound;
+      job.kind = NarrowJob::Kind::Bounded;
+      return;
+    }
+  }
+  const bool hasAxis =
+      oldPair && oldPair->manifold < 0 && !oldPair->overlapping &&
+      (oldPair->axis[0] != 0.0f || oldPair->axis[1] != 0.0f || oldPair->axis[2] != 0.0f);
+  if ((hasAxis || !oldPair) && A.shape.isConvex() && B.shape.isConvex()) {
+    // Last GJK's separating direction (for a new pair, the line between the centres), tried
+    // again: the gap between the two shapes along it is a lower bound on their distance (the
+    // separating-axis test on one axis).
+    Vec3 n =
+        hasAxis ? Vec3(oldPair->axis[0], oldPair->axis[1], oldPair->axis[2]) : B.center - A.center;
+    n /= glm::length(n);
+    const Real gap = -extent(B, -n) - extent(A, n);
+    if (gap > job.speculative) {
+      job.bound = gap;
       job.kind = NarrowJob::Kind::Bounded;
       return;
     }
@@ -327,7 +387,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     p.b = idAt(job.b);
     open = static_cast<int>(nextPairs.size()) - 1;
     openWas = oldPair && oldPair->touching;
-    if (oldPair) p.cache = oldPair->cache;
+    if (oldPair) p.cache = oldPair->cache, copyAxis(oldPair->axis, p.axis);
     if (job.kind == NarrowJob::Kind::Apart) continue;
     if (job.kind == NarrowJob::Kind::Bounded) {
       p.distance = job.bound;
@@ -339,6 +399,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
     if (job.kind == NarrowJob::Kind::Children) {
       p.cache = GjkSimplex{};
+      copyAxis(kNoAxis, p.axis);
       p.overlapping = summary.overlapping;
       p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
       p.manifoldCount = static_cast<int>(next.size() - first);
@@ -357,6 +418,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
       p.cache = m.cache;
       p.overlapping = m.overlapping;
       p.distance = m.distance;
+      keepAxis(m, p.axis);
       if (!m.touching()) {
         next.pop_back();
         continue;
@@ -654,6 +716,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
       p.a = idAt(job.a);
       p.b = idAt(job.b);
       p.cache = oldPair ? oldPair->cache : GjkSimplex{};
+      copyAxis(oldPair ? oldPair->axis : kNoAxis, p.axis);
       p.distance = 0.0;
       p.overlapping = false;
       p.touching = job.touching;
@@ -665,6 +728,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           break;
         case NarrowJob::Kind::Children:
           p.cache = GjkSimplex{};
+          copyAxis(kNoAxis, p.axis);
           p.overlapping = r.summary.overlapping;
           p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
           p.manifoldCount = job.count;
@@ -672,6 +736,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           break;
         case NarrowJob::Kind::Convex:
           p.cache = r.cache;
+          copyAxis(r.axis, p.axis);
           p.overlapping = r.summary.overlapping;
           p.distance = r.distance;
           if (job.count > 0) p.manifold = job.first, p.manifoldCount = 1;

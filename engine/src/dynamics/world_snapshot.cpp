@@ -576,6 +576,9 @@ struct SnapshotCodec {
       o.integer(p.manifold, "manifold index", -1, kMaxInt - 1);
       o.integer(p.manifoldCount, "manifold count", 0, kMaxInt - 1);
       o.flag(p.touching, "touching");
+      // The separating axis tried before GJK (from version 3; none before).
+      if (o.version >= 3)
+        for (float& x : p.axis) o.single(x, "axis");
     });
     o.context("manifolds");
     list(o, w.manifolds_, 400, "manifolds", [&](Manifold& m) { manifold(o, m, bodies); });
