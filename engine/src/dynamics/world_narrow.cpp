@@ -144,14 +144,17 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
   const bool hasAxis =
       oldPair && oldPair->manifold < 0 && !oldPair->overlapping &&
       (oldPair->axis[0] != 0.0f || oldPair->axis[1] != 0.0f || oldPair->axis[2] != 0.0f);
-  if ((hasAxis || !oldPair) && A.shape.isConvex() && B.shape.isConvex()) {
+  // Not for two spheres or capsules: their closed forms cost about what the test does.
+  const bool closedForm = A.shape.round() != nullptr && B.shape.round() != nullptr;
+  if ((hasAxis || !oldPair) && !closedForm && A.shape.isConvex() && B.shape.isConvex()) {
     // Last GJK's separating direction (for a new pair, the line between the centres), tried
     // again: the gap between the two shapes along it is a lower bound on their distance (the
     // separating-axis test on one axis).
-    Vec3 n =
+    const Vec3 d =
         hasAxis ? Vec3(oldPair->axis[0], oldPair->axis[1], oldPair->axis[2]) : B.center - A.center;
-    n /= glm::length(n);
-    const Real gap = -extent(B, -n) - extent(A, n);
+    const Real length = glm::length(d);
+    const Vec3 n = length > 0.0 ? d / length : Vec3(0.0);
+    const Real gap = length > 0.0 ? -extent(B, -n) - extent(A, n) : 0.0;
     if (gap > job.speculative) {
       job.bound = gap;
       job.kind = NarrowJob::Kind::Bounded;
