@@ -246,7 +246,7 @@ TEST_CASE(
       const CollideResult r = collide(a.shape, before[static_cast<size_t>(p.a.index)], b.shape,
                                       before[static_cast<size_t>(p.b.index)], margin, w.settings());
       ++measured;
-      withAxis += p.axis[0] != 0.0f || p.axis[1] != 0.0f || p.axis[2] != 0.0f;
+      withAxis += p.axis.valid();
       worstExcess = std::max(worstExcess, p.distance - r.distance);
       if (p.distance > margin) {
         ++beyond;

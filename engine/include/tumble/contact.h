@@ -2,6 +2,7 @@
 /// Contact manifolds between two bodies: up to four points with one normal, kept across steps so
 /// the solver can warm start from last step's impulses.
 
+#include <cmath>
 #include <cstdint>
 
 #include "tumble/body.h"
@@ -73,6 +74,40 @@ struct Manifold {
   bool touching() const { return pointCount > 0; }
 };
 
+/// A direction in 4 bytes (octahedral: the unit vector's point on the octahedron |x|+|y|+|z| = 1,
+/// the lower half folded over the upper, x and y in 1/32767 steps; about 1e-4 rad): a pair's
+/// separating axis (ContactPair::axis). Encoding and decoding are the same operations on every
+/// machine. Both codes -32768: no direction.
+struct PackedAxis {
+  static constexpr int16_t kNone = -32768;
+  int16_t u = kNone, v = kNone;
+
+  bool valid() const { return u != kNone; }
+  /// `d` non-zero and finite.
+  static PackedAxis encode(const Vec3& d) {
+    const Real s = std::abs(d.x) + std::abs(d.y) + std::abs(d.z);
+    Real x = d.x / s, y = d.y / s;
+    if (d.z < 0.0) {
+      const Real fx = (1.0 - std::abs(y)) * (x >= 0.0 ? 1.0 : -1.0);
+      const Real fy = (1.0 - std::abs(x)) * (y >= 0.0 ? 1.0 : -1.0);
+      x = fx, y = fy;
+    }
+    return {static_cast<int16_t>(std::lround(x * 32767.0)),
+            static_cast<int16_t>(std::lround(y * 32767.0))};
+  }
+  /// The direction, not normalised (length between 1/sqrt(3) and 1). Precondition: valid().
+  Vec3 decode() const {
+    Real x = u / 32767.0, y = v / 32767.0;
+    const Real z = 1.0 - std::abs(x) - std::abs(y);
+    if (z < 0.0) {
+      const Real fx = (1.0 - std::abs(y)) * (x >= 0.0 ? 1.0 : -1.0);
+      const Real fy = (1.0 - std::abs(x)) * (y >= 0.0 ? 1.0 : -1.0);
+      x = fx, y = fy;
+    }
+    return Vec3(x, y, z);
+  }
+};
+
 /// What the world keeps for every broad-phase pair of the last step, touching or not: GJK's warm
 /// start and the last distance. A pair with contact points also has a Manifold; the rest cost
 /// these few bytes instead of a whole manifold (a heap has three times as many pairs as contacts).
@@ -82,12 +117,12 @@ struct ContactPair {
   GjkSimplex cache;          ///< GJK warm start for the next step
   Real distance = 0.0;       ///< m, as Manifold::distance (or a lower bound when GJK was skipped)
   bool overlapping = false;  ///< GJK's verdict for the shapes
-  /// World axes: the unit direction from A's closest point to B's of the last GJK that found the
-  /// pair farther apart than its reach, while the pair has no points since (0 0 0: none). The
-  /// next steps try it as a separating axis before GJK (world_narrow.cpp, classifyPair).
-  float axis[3] = {0.0f, 0.0f, 0.0f};
   /// A manifold of the pair has a point with separation <= 0 (events.h, ContactBeginEvent)
   bool touching = false;
+  /// World axes: the direction from A's closest point to B's of the last GJK that found the pair
+  /// farther apart than its reach, while the pair has no points since (or none). The next steps
+  /// try it as a separating axis before GJK (world_narrow.cpp, classifyPair).
+  PackedAxis axis;
   int manifold = -1;  ///< index into World::manifolds(), -1 when the pair has no points
   /// Its manifolds are manifolds()[manifold .. manifold + manifoldCount): one for convex shapes,
   /// one per touching pair of children with a compound.

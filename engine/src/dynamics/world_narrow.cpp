@@ -43,16 +43,9 @@ void add(NarrowPhaseCounters& to, const NarrowPhaseCounters& c) {
 }
 
 // A manifold without points holds GJK's separating direction in its normal (updateManifold): the
-// pair's axis; 0 0 0 for a manifold with points.
-constexpr float kNoAxis[3] = {0.0f, 0.0f, 0.0f};
-
-void keepAxis(const Manifold& m, float* axis) {
-  const bool keep = !m.touching();
-  for (int k = 0; k < 3; ++k) axis[k] = keep ? static_cast<float>(m.normal[k]) : 0.0f;
-}
-
-void copyAxis(const float* from, float* to) {
-  for (int k = 0; k < 3; ++k) to[k] = from[k];
+// pair's axis; none for a manifold with points.
+PackedAxis axisOf(const Manifold& m) {
+  return !m.touching() && m.normal != Vec3(0.0) ? PackedAxis::encode(m.normal) : PackedAxis{};
 }
 
 // max over the body's shape (convex) of dot(point, n), n unit in world axes.
@@ -89,7 +82,7 @@ void keepConvex(const Manifold& m, NarrowResult& r) {
   r.cache = m.cache;
   r.distance = m.distance;
   r.summary.overlapping = m.overlapping;
-  keepAxis(m, r.axis);
+  r.axis = axisOf(m);
 }
 
 bool active(const Body& b) {
@@ -142,16 +135,14 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
     }
   }
   const bool hasAxis =
-      oldPair && oldPair->manifold < 0 && !oldPair->overlapping &&
-      (oldPair->axis[0] != 0.0f || oldPair->axis[1] != 0.0f || oldPair->axis[2] != 0.0f);
+      oldPair && oldPair->manifold < 0 && !oldPair->overlapping && oldPair->axis.valid();
   // Not for two spheres or capsules: their closed forms cost about what the test does.
   const bool closedForm = A.shape.round() != nullptr && B.shape.round() != nullptr;
   if ((hasAxis || !oldPair) && !closedForm && A.shape.isConvex() && B.shape.isConvex()) {
     // Last GJK's separating direction (for a new pair, the line between the centres), tried
     // again: the gap between the two shapes along it is a lower bound on their distance (the
     // separating-axis test on one axis).
-    const Vec3 d =
-        hasAxis ? Vec3(oldPair->axis[0], oldPair->axis[1], oldPair->axis[2]) : B.center - A.center;
+    const Vec3 d = hasAxis ? oldPair->axis.decode() : B.center - A.center;
     const Real length = glm::length(d);
     const Vec3 n = length > 0.0 ? d / length : Vec3(0.0);
     const Real gap = length > 0.0 ? -extent(B, -n) - extent(A, n) : 0.0;
@@ -390,7 +381,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     p.b = idAt(job.b);
     open = static_cast<int>(nextPairs.size()) - 1;
     openWas = oldPair && oldPair->touching;
-    if (oldPair) p.cache = oldPair->cache, copyAxis(oldPair->axis, p.axis);
+    if (oldPair) p.cache = oldPair->cache, p.axis = oldPair->axis;
     if (job.kind == NarrowJob::Kind::Apart) continue;
     if (job.kind == NarrowJob::Kind::Bounded) {
       p.distance = job.bound;
@@ -402,7 +393,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
     if (job.kind == NarrowJob::Kind::Children) {
       p.cache = GjkSimplex{};
-      copyAxis(kNoAxis, p.axis);
+      p.axis = PackedAxis{};
       p.overlapping = summary.overlapping;
       p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
       p.manifoldCount = static_cast<int>(next.size() - first);
@@ -421,7 +412,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
       p.cache = m.cache;
       p.overlapping = m.overlapping;
       p.distance = m.distance;
-      keepAxis(m, p.axis);
+      p.axis = axisOf(m);
       if (!m.touching()) {
         next.pop_back();
         continue;
@@ -719,7 +710,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
       p.a = idAt(job.a);
       p.b = idAt(job.b);
       p.cache = oldPair ? oldPair->cache : GjkSimplex{};
-      copyAxis(oldPair ? oldPair->axis : kNoAxis, p.axis);
+      p.axis = oldPair ? oldPair->axis : PackedAxis{};
       p.distance = 0.0;
       p.overlapping = false;
       p.touching = job.touching;
@@ -731,7 +722,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           break;
         case NarrowJob::Kind::Children:
           p.cache = GjkSimplex{};
-          copyAxis(kNoAxis, p.axis);
+          p.axis = PackedAxis{};
           p.overlapping = r.summary.overlapping;
           p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
           p.manifoldCount = job.count;
@@ -739,7 +730,7 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
           break;
         case NarrowJob::Kind::Convex:
           p.cache = r.cache;
-          copyAxis(r.axis, p.axis);
+          p.axis = r.axis;
           p.overlapping = r.summary.overlapping;
           p.distance = r.distance;
           if (job.count > 0) p.manifold = job.first, p.manifoldCount = 1;

@@ -577,8 +577,7 @@ struct SnapshotCodec {
       o.integer(p.manifoldCount, "manifold count", 0, kMaxInt - 1);
       o.flag(p.touching, "touching");
       // The separating axis tried before GJK (from version 3; none before).
-      if (o.version >= 3)
-        for (float& x : p.axis) o.single(x, "axis");
+      if (o.version >= 3) o.pod(p.axis.u), o.pod(p.axis.v);
     });
     o.context("manifolds");
     list(o, w.manifolds_, 400, "manifolds", [&](Manifold& m) { manifold(o, m, bodies); });

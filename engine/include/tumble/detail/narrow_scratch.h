@@ -72,7 +72,7 @@ struct NarrowResult {
   /// list at once.
   GjkSimplex cache;
   Real distance = 0.0;
-  float axis[3] = {0.0f, 0.0f, 0.0f};  ///< ContactPair::axis
+  PackedAxis axis;  ///< ContactPair::axis
 };
 
 /// One chunk of the parallel pass's jobs (World::collideJobs): what the serial merge needs to
