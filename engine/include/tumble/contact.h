@@ -87,11 +87,7 @@ struct PackedAxis {
   static PackedAxis encode(const Vec3& d) {
     const Real s = std::abs(d.x) + std::abs(d.y) + std::abs(d.z);
     Real x = d.x / s, y = d.y / s;
-    if (d.z < 0.0) {
-      const Real fx = (1.0 - std::abs(y)) * (x >= 0.0 ? 1.0 : -1.0);
-      const Real fy = (1.0 - std::abs(x)) * (y >= 0.0 ? 1.0 : -1.0);
-      x = fx, y = fy;
-    }
+    if (d.z < 0.0) fold(x, y);
     return {static_cast<int16_t>(std::lround(x * 32767.0)),
             static_cast<int16_t>(std::lround(y * 32767.0))};
   }
@@ -99,12 +95,16 @@ struct PackedAxis {
   Vec3 decode() const {
     Real x = u / 32767.0, y = v / 32767.0;
     const Real z = 1.0 - std::abs(x) - std::abs(y);
-    if (z < 0.0) {
-      const Real fx = (1.0 - std::abs(y)) * (x >= 0.0 ? 1.0 : -1.0);
-      const Real fy = (1.0 - std::abs(x)) * (y >= 0.0 ? 1.0 : -1.0);
-      x = fx, y = fy;
-    }
+    if (z < 0.0) fold(x, y);
     return Vec3(x, y, z);
+  }
+
+ private:
+  // The lower half's point and its folded code, either way (the fold is its own inverse).
+  static void fold(Real& x, Real& y) {
+    const Real fx = (1.0 - std::abs(y)) * (x >= 0.0 ? 1.0 : -1.0);
+    const Real fy = (1.0 - std::abs(x)) * (y >= 0.0 ? 1.0 : -1.0);
+    x = fx, y = fy;
   }
 };
 
