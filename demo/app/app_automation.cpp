@@ -132,6 +132,11 @@ std::string App::stateJson() {
     stats["broadphase_ms"] = s.broadphaseMs;
     stats["narrowphase_ms"] = s.narrowphaseMs;
     stats["solver_ms"] = s.solverMs;
+    stats["islands_ms"] = s.islandsMs;
+    stats["solver_stages_ms"] = {
+        {"prepare", s.solverPrepareMs},     {"warm_start", s.solverWarmStartMs},
+        {"solve", s.solverSolveMs},         {"relax", s.solverRelaxMs},
+        {"integrate", s.solverIntegrateMs}, {"store", s.solverStoreMs}};
   }
   if (const World* world = scene_ ? scene_->world() : nullptr)
     stats["step_count"] = world->stepCount();

@@ -302,6 +302,10 @@ void App::drawStatsWindow() {
                 stepThreads_ == 1 ? "" : "s");
     ImGui::Text("  broad-phase %.2f, narrow-phase %.2f", s.broadphaseMs, s.narrowphaseMs);
     ImGui::Text("  solver %.2f, islands %.2f", s.solverMs, s.islandsMs);
+    ImGui::TextDisabled("  solver: prepare %.2f, warm start %.2f, solve %.2f,", s.solverPrepareMs,
+                        s.solverWarmStartMs, s.solverSolveMs);
+    ImGui::TextDisabled("    relax %.2f, integrate %.2f, store %.2f", s.solverRelaxMs,
+                        s.solverIntegrateMs, s.solverStoreMs);
   } else {
     ImGui::TextDisabled("bodies %d (this scene has no World)", scene_ ? scene_->bodyCount() : 0);
   }

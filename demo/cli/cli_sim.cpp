@@ -42,7 +42,8 @@ constexpr Flag kFlags[] = {
      .help = "print one JSON object at the end: scene, steps, bodies, sleeping,\n"
              "max_speed, max_penetration, nan, energy {initial, final},\n"
              "timing_ms {step_median, step_max, broadphase, narrowphase, solver,\n"
-             "islands} (wall-clock, phases as means), threads (the workers used),\n"
+             "islands, solver_stages {prepare, warm_start, solve, relax, integrate,\n"
+             "store}} (wall-clock, phases as means), threads (the workers used),\n"
              "pairs, contacts, crosscheck {checked, disagreed}, state_hash"},
     {.name = "--dump",
      .metavar = "FILE",
@@ -231,6 +232,8 @@ int runSim(Args args) {
   std::vector<Real> stepMs(static_cast<size_t>(steps), 0.0);
   size_t done = 0;
   Real broad = 0.0, narrow = 0.0, solve = 0.0, islands = 0.0, maxPen = 0.0;
+  // The solver's stages (StepStats::solverPrepareMs...), summed like the phases.
+  Real stages[6] = {};
   bool nan = false;
   std::optional<Churn> churn;
   if (churnSeed) churn.emplace(*churnSeed, loaded->scene);
@@ -260,6 +263,9 @@ int runSim(Args args) {
     narrow += st.narrowphaseMs;
     solve += st.solverMs;
     islands += st.islandsMs;
+    const Real stepStages[6] = {st.solverPrepareMs, st.solverWarmStartMs, st.solverSolveMs,
+                                st.solverRelaxMs,   st.solverIntegrateMs, st.solverStoreMs};
+    for (int k = 0; k < 6; ++k) stages[k] += stepStages[k];
     maxPen = st.maxPenetration;  // of the final state
     if (s + 1 == earlyStep) earlyRss = currentRssKb();
     if (churn && (s + 1) % stepsPerMinute == 0) rssPerMinute.push_back(currentRssKb());
@@ -339,6 +345,9 @@ int runSim(Args args) {
     j["energy"] = {{"initial", e0.total()}, {"final", e1.total()}};
     j["timing_ms"] = {{"step_median", median},     {"step_max", worst},   {"broadphase", broad / n},
                       {"narrowphase", narrow / n}, {"solver", solve / n}, {"islands", islands / n}};
+    j["timing_ms"]["solver_stages"] = {{"prepare", stages[0] / n},   {"warm_start", stages[1] / n},
+                                       {"solve", stages[2] / n},     {"relax", stages[3] / n},
+                                       {"integrate", stages[4] / n}, {"store", stages[5] / n}};
     j["threads"] = w.threadCount();
     j["pairs"] = st.pairs;
     j["contacts"] = st.contacts;

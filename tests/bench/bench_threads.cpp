@@ -10,7 +10,9 @@
 //   build/release/tests/bench/bench_threads [--threads 1,2,4] [--steps N] [--heaps boxes_2000,...]
 //
 // Defaults: threads 1,2; 600 steps; heaps boxes_2000, hull20_2000, boxes_8000, hull20_8000 (8000
-// bodies: 80 layers).
+// bodies: 80 layers). `--scenes large_pyramid,...` steps scene files (a name or a path, found as
+// tumble-cli finds them) instead of the heaps or after them, under their own settings but for
+// `threads`; every mode takes them.
 //
 //   bench_threads --split W [--steps N] [--heaps ...]
 //
@@ -54,11 +56,41 @@ struct Heap {
   std::string name;
   bool hull20 = false;
   int count = 0;
+  bool scene = false;  // name is a scene file's name or path, not a heap
 };
+
+// The heap's or scene's world with `threads` threads (null after printing why it could not be
+// made).
+std::unique_ptr<tumble::World> makeWorld(const Heap& heap, int threads) {
+  if (!heap.scene) {
+    std::vector<tumble::BodyDef> defs;
+    tumble::appendHeap(defs, heap.hull20, heap.count, 1);
+    tumble::Settings s;
+    s.threads = threads;
+    auto world = std::make_unique<tumble::World>(s);
+    for (const tumble::BodyDef& d : defs) (void)world->createBody(d);
+    return world;
+  }
+  auto file = tumble::findSceneFile(heap.name);
+  auto scene =
+      file ? tumble::loadScene(*file) : tumble::Expected<tumble::Scene>::failure(file.error());
+  if (!scene) {
+    std::fprintf(stderr, "bench_threads: %s\n", scene.error().c_str());
+    return nullptr;
+  }
+  scene->settings.threads = threads;
+  auto made = tumble::buildWorld(*scene);
+  if (!made) {
+    std::fprintf(stderr, "bench_threads: %s\n", made.error().c_str());
+    return nullptr;
+  }
+  return std::move(*made);
+}
 
 struct Run {
   std::vector<Real> stepMs;                                     // per step, least over the repeats
   Real broad = 0.0, narrow = 0.0, solver = 0.0, islands = 0.0;  // mean ms per step
+  Real stages[6] = {};  // the solver's stages, mean ms per step (StepStats::solverPrepareMs...)
   uint64_t hash = 0;
   int threads = 0;
 };
@@ -110,22 +142,21 @@ int runSplit(const std::vector<Heap>& heaps, int workers, int steps) {
     // One world on the 1-thread path (no task system), then one on the threaded path (one after
     // the other: stepped in turn, each would evict the other's bodies from the cache); the same
     // bits either way.
-    std::vector<tumble::BodyDef> defs;
-    tumble::appendHeap(defs, heap.hull20, heap.count, 1);
-    tumble::Settings s;
-    tumble::World world(s), single(s);
+    const std::unique_ptr<tumble::World> made = makeWorld(heap, 1), madeSingle = makeWorld(heap, 1);
+    if (!made || !madeSingle) return 2;
+    tumble::World &world = *made, &single = *madeSingle;
     InlineTasks tasks(workers);
     world.setTaskSystem(&tasks);
-    for (const tumble::BodyDef& d : defs) (void)world.createBody(d), (void)single.createBody(d);
+    const Real dt = world.settings().dt;
     Real total = 0.0, totalSingle = 0.0;
     for (int i = 0; i < steps; ++i) {
       const Real t0 = cpuMs();
-      (void)single.step(s.dt);
+      (void)single.step(dt);
       totalSingle += cpuMs() - t0;
     }
     for (int i = 0; i < steps; ++i) {
       const Real t0 = cpuMs();
-      (void)world.step(s.dt);
+      (void)world.step(dt);
       total += cpuMs() - t0;
     }
     const Real step = total / steps, parallel = tasks.insideMs / steps, serial = step - parallel;
@@ -181,25 +212,30 @@ Run runHeap(const Heap& heap, int threads, int steps, int repeats) {
   Run r;
   r.stepMs.assign(static_cast<size_t>(steps), 1e300);
   for (int k = 0; k < repeats; ++k) {
-    std::vector<tumble::BodyDef> defs;
-    tumble::appendHeap(defs, heap.hull20, heap.count, 1);
-    tumble::Settings s;
-    s.threads = threads;
-    tumble::World world(s);
-    for (const tumble::BodyDef& d : defs) (void)world.createBody(d);
-    Real broad = 0.0, narrow = 0.0, solver = 0.0, islands = 0.0;
+    const std::unique_ptr<tumble::World> made = makeWorld(heap, threads);
+    if (!made) {
+      r.threads = -1;
+      return r;
+    }
+    tumble::World& world = *made;
+    const Real dt = world.settings().dt;
+    Real broad = 0.0, narrow = 0.0, solver = 0.0, islands = 0.0, stages[6] = {};
     for (int i = 0; i < steps; ++i) {
       const auto t0 = Clock::now();
-      (void)world.step(s.dt);
+      (void)world.step(dt);
       const Real ms = std::chrono::duration<Real, std::milli>(Clock::now() - t0).count();
       r.stepMs[static_cast<size_t>(i)] = std::min(r.stepMs[static_cast<size_t>(i)], ms);
       const tumble::StepStats& st = world.stats();
       broad += st.broadphaseMs, narrow += st.narrowphaseMs, solver += st.solverMs;
       islands += st.islandsMs;
+      const Real stepStages[6] = {st.solverPrepareMs, st.solverWarmStartMs, st.solverSolveMs,
+                                  st.solverRelaxMs,   st.solverIntegrateMs, st.solverStoreMs};
+      for (int j = 0; j < 6; ++j) stages[j] += stepStages[j];
     }
     if (k == 0) {
       r.broad = broad / steps, r.narrow = narrow / steps, r.solver = solver / steps;
       r.islands = islands / steps;
+      for (int j = 0; j < 6; ++j) r.stages[j] = stages[j] / steps;
       r.hash = world.stateHash();
       r.threads = world.threadCount();
     }
@@ -217,6 +253,8 @@ int main(int argc, char** argv) {
                              {"hull20_2000", true, 2000},
                              {"boxes_8000", false, 8000},
                              {"hull20_8000", true, 8000}};
+  std::vector<Heap> scenes;
+  bool heapsGiven = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool hasValue = i + 1 < argc;
@@ -231,6 +269,7 @@ int main(int argc, char** argv) {
       steps = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--heaps" && hasValue) {
       heaps.clear();
+      heapsGiven = true;
       for (const std::string& h : split(argv[++i])) {
         const size_t cut = h.find('_');
         const std::string kind = h.substr(0, cut);
@@ -242,13 +281,18 @@ int main(int argc, char** argv) {
         }
         heaps.push_back({h, kind == "hull20", count});
       }
+    } else if (arg == "--scenes" && hasValue) {
+      for (const std::string& name : split(argv[++i])) scenes.push_back({name, false, 0, true});
     } else {
       std::fprintf(stderr,
                    "usage: bench_threads [--threads 1,2,4 | --split W | --pool W] [--steps N]"
-                   " [--heaps boxes_2000,...]\n");
+                   " [--heaps boxes_2000,...] [--scenes large_pyramid,...]\n");
       return 2;
     }
   }
+  // Scenes alone unless heaps were asked for too.
+  if (!heapsGiven && !scenes.empty()) heaps.clear();
+  heaps.insert(heaps.end(), scenes.begin(), scenes.end());
   for (int t : threads)
     if (t < 0 || t > 64) {
       std::fprintf(stderr, "bench_threads: --threads %d: expected 0 to 64\n", t);
@@ -266,20 +310,26 @@ int main(int argc, char** argv) {
 
   std::printf("%d steps of 1/60 s, wall-clock ms per step (least of %d run%s), phases as means\n",
               steps, repeats, repeats == 1 ? "" : "s");
-  std::printf("%-12s %7s %8s %8s %8s %8s %8s %8s %8s %5s\n", "heap", "threads", "mean", "worst",
-              "speed-up", "broad", "narrow", "solver", "islands", "hash");
+  // After the hash, the solver's stages: prepare, warm start, solve, relax, integrate, store.
+  std::printf("%-12s %7s %8s %8s %8s %8s %8s %8s %8s %5s %6s %6s %6s %6s %6s %6s\n", "heap",
+              "threads", "mean", "worst", "speed-up", "broad", "narrow", "solver", "islands",
+              "hash", "prep", "warm", "solve", "relax", "integ", "store");
   for (const Heap& heap : heaps) {
     Real base = 0.0;
     uint64_t baseHash = 0;
     for (size_t k = 0; k < threads.size(); ++k) {
       const Run r = runHeap(heap, threads[k], steps, repeats);
+      if (r.threads < 0) return 2;
       Real sum = 0.0, worst = 0.0;
       for (Real ms : r.stepMs) sum += ms, worst = std::max(worst, ms);
       const Real mean = sum / steps;
       if (k == 0) base = mean, baseHash = r.hash;
-      std::printf("%-12s %7d %8.2f %8.2f %7.2fx %8.2f %8.2f %8.2f %8.2f %5s\n", heap.name.c_str(),
-                  r.threads, mean, worst, base / mean, r.broad, r.narrow, r.solver, r.islands,
-                  r.hash == baseHash ? "same" : "DIFF");
+      std::printf(
+          "%-12s %7d %8.2f %8.2f %7.2fx %8.2f %8.2f %8.2f %8.2f %5s %6.2f %6.2f %6.2f %6.2f %6.2f "
+          "%6.2f\n",
+          heap.name.c_str(), r.threads, mean, worst, base / mean, r.broad, r.narrow, r.solver,
+          r.islands, r.hash == baseHash ? "same" : "DIFF", r.stages[0], r.stages[1], r.stages[2],
+          r.stages[3], r.stages[4], r.stages[5]);
       std::fflush(stdout);
     }
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fp_traps.h"
+#include "tumble/task.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
@@ -91,4 +92,49 @@ TEST_CASE("a finite world reports nothing and keeps every body", "[nonfinite]") 
   CHECK(std::string(firstNonFinite(b)) == "orientation");
   b.center.z = -kInf;
   CHECK(std::string(firstNonFinite(b)) == "position");
+}
+
+TEST_CASE(
+    "the end-of-step scan on threads finds the same bodies, in index order, and clears every "
+    "force",
+    "[nonfinite]") {
+  // 5000 bodies (5 chunks of the threaded scan): some dead, some with forces, four not finite in
+  // three chunks (one of them dead: not reported), the last one in the final chunk.
+  std::vector<Body> bodies(5000);
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    bodies[i].alive = i % 7 != 3;
+    bodies[i].force = Vec3(static_cast<Real>(i), 1.0, 2.0);
+    bodies[i].torque = Vec3(0.0, static_cast<Real>(i), 3.0);
+  }
+  bodies[1100].linearVelocity.y = kNaN;
+  bodies[1101].center.x = kInf;
+  bodies[3].angularVelocity.z = kNaN;  // dead (3 % 7 == 3): not reported
+  bodies[3002].rotation.w = kNaN;
+  bodies[4999].linearVelocity.x = -kInf;
+  std::vector<Body> serialBodies = bodies;
+  std::vector<NonFiniteEvent> serialEvents;
+  const std::vector<int> serial = clearForcesFindNonFinite(serialBodies, 7, serialEvents);
+  REQUIRE(serial == std::vector<int>{1100, 1101, 3002, 4999});
+  for (int threads : {3, 8}) {
+    INFO(threads << " threads");
+    ThreadPool pool(threads);
+    std::vector<Body> threaded = bodies;
+    std::vector<NonFiniteEvent> events;
+    CHECK(clearForcesFindNonFinite(threaded, 7, events, &pool) == serial);
+    REQUIRE(events.size() == serialEvents.size());
+    for (size_t k = 0; k < events.size(); ++k) {
+      CHECK(events[k].body == serialEvents[k].body);
+      CHECK(events[k].step == 7);
+      CHECK(std::string(events[k].quantity) == serialEvents[k].quantity);
+    }
+    bool cleared = true;
+    for (const Body& b : threaded)
+      cleared = cleared && b.force == Vec3(0.0) && b.torque == Vec3(0.0);
+    CHECK(cleared);
+    // A finite world: nothing found.
+    std::vector<Body> fine(5000);
+    for (Body& b : fine) b.alive = true;
+    CHECK(clearForcesFindNonFinite(fine, 8, events, &pool).empty());
+    CHECK(events.size() == serialEvents.size());
+  }
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tumble/detail/body_state.h"
+#include "tumble/task.h"
 
 namespace tumble {
 
@@ -32,8 +33,10 @@ std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
                                std::vector<NonFiniteEvent>& events);
 
 /// findNonFinite in the same pass that sets every body's force and torque to zero (the end of a
-/// step: one walk over the bodies instead of two).
+/// step: one walk over the bodies instead of two). With `tasks` the walk runs in parallel chunks;
+/// the events and indices are the same, in index order.
 std::vector<int> clearForcesFindNonFinite(std::vector<Body>& bodies, int64_t step,
-                                          std::vector<NonFiniteEvent>& events);
+                                          std::vector<NonFiniteEvent>& events,
+                                          TaskSystem* tasks = nullptr);
 
 }  // namespace tumble

@@ -26,6 +26,7 @@
 #include "dynamics/contact_solver.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -243,19 +244,29 @@ void ContactSolver::layoutHomes(int workers) {
     };
     init(init, 0, workers);
   }
-  moverHome_.resize(static_cast<size_t>(count));
-  // Splits keys [from, to) among workers [w0, w1).
+  // The splits are made on a sample of the keys (every stride-th; all of them up to 2 kSample
+  // movers): each keeps its axis and its pivot, the least key of its upper side. Every mover then
+  // finds its home by the splits' comparisons, in parallel: the serial part is the sample's, not
+  // all the movers'.
+  constexpr int kSample = 1024;
+  const int stride = std::max(1, count / kSample);
+  homeSample_.clear();
+  for (int k = 0; k < count; k += stride) homeSample_.push_back(homeKeys_[static_cast<size_t>(k)]);
+  splitAxis_.assign(static_cast<size_t>(workers), -1);
+  splitPivot_.resize(static_cast<size_t>(workers));
+  auto less = [](const HomeKey& p, const HomeKey& q, int axis) {
+    return p.x[axis] < q.x[axis] || (p.x[axis] == q.x[axis] && p.index < q.index);
+  };
+  // Splits sample keys [from, to) among workers [w0, w1).
   auto split = [&](auto&& self, int from, int to, int w0, int w1) -> void {
-    if (w1 - w0 <= 1 || to - from <= 1) {
-      for (int k = from; k < to; ++k) moverHome_[static_cast<size_t>(homeKeys_[k].index)] = w0;
-      return;
-    }
-    float lo[3] = {homeKeys_[from].x[0], homeKeys_[from].x[1], homeKeys_[from].x[2]};
+    if (w1 - w0 <= 1 || to - from <= 1) return;  // (a split left at -1 sends all to w0)
+    const HomeKey* keys = homeSample_.data();
+    float lo[3] = {keys[from].x[0], keys[from].x[1], keys[from].x[2]};
     float hi[3] = {lo[0], lo[1], lo[2]};
     for (int k = from; k < to; ++k)
       for (int d = 0; d < 3; ++d) {
-        lo[d] = std::min(lo[d], homeKeys_[k].x[d]);
-        hi[d] = std::max(hi[d], homeKeys_[k].x[d]);
+        lo[d] = std::min(lo[d], keys[k].x[d]);
+        hi[d] = std::max(hi[d], keys[k].x[d]);
       }
     int axis = 0;
     for (int d = 1; d < 3; ++d)
@@ -263,15 +274,32 @@ void ContactSolver::layoutHomes(int workers) {
     const int wm = w0 + (w1 - w0) / 2;
     const int mid = from + std::clamp(static_cast<int>(std::lround((to - from) * split_[wm])), 1,
                                       to - from - 1);
-    std::nth_element(homeKeys_.begin() + from, homeKeys_.begin() + mid, homeKeys_.begin() + to,
-                     [axis](const HomeKey& p, const HomeKey& q) {
-                       return p.x[axis] < q.x[axis] ||
-                              (p.x[axis] == q.x[axis] && p.index < q.index);
-                     });
+    std::nth_element(homeSample_.begin() + from, homeSample_.begin() + mid,
+                     homeSample_.begin() + to,
+                     [&](const HomeKey& p, const HomeKey& q) { return less(p, q, axis); });
+    splitAxis_[static_cast<size_t>(wm)] = axis;
+    splitPivot_[static_cast<size_t>(wm)] = homeSample_[static_cast<size_t>(mid)];
     self(self, from, mid, w0, wm);
     self(self, mid, to, wm, w1);
   };
-  split(split, 0, count, 0, workers);
+  split(split, 0, static_cast<int>(homeSample_.size()), 0, workers);
+  moverHome_.resize(static_cast<size_t>(count));
+  parallelFor(tasks_, count, kBodyChunk, [&](int begin, int end, int) {
+    for (int k = begin; k < end; ++k) {
+      const HomeKey& key = homeKeys_[static_cast<size_t>(k)];
+      int w0 = 0, w1 = workers;
+      while (w1 - w0 > 1) {
+        const int wm = w0 + (w1 - w0) / 2;
+        const int axis = splitAxis_[static_cast<size_t>(wm)];
+        if (axis < 0 || less(key, splitPivot_[static_cast<size_t>(wm)], axis)) {
+          w1 = wm;
+        } else {
+          w0 = wm;
+        }
+      }
+      moverHome_[static_cast<size_t>(k)] = w0;
+    }
+  });
 }
 
 // The splits move toward equal work per home for the next step. A home's work is its bodies
@@ -985,27 +1013,38 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // constraints and point count (its fullest lane's) are laid out first; the rows are then
   // cleared and packed one by one, front to back (in parallel with threads). rows_ keeps its
   // largest size.
-  rowCount_ = 0;
-  stillRowCount_ = 0;
-  rowMembers_.clear();
-  rowPoints_.clear();
-  rowStill_.clear();
-  colorRows_.clear();
-  auto addRow = [&](const int* members, int count) {
-    ++rowCount_;
+  // Every colour's rows are known from its size: the rows are laid out colour by colour in
+  // parallel (with threads), each into its own place.
+  const int colors = graph_.colorCount();
+  const int overflowRows = graph_.overflowCount();
+  colorRows_.resize(static_cast<size_t>(colors) + 1);
+  rowCount_ = overflowRows;
+  for (int c = 0; c < colors; ++c) {
+    colorRows_[static_cast<size_t>(c)] = rowCount_;
+    rowCount_ += (static_cast<int>(graph_.color(c).size()) + kLanes - 1) / kLanes;
+  }
+  colorRows_[static_cast<size_t>(colors)] = rowCount_;
+  rowMembers_.resize(static_cast<size_t>(rowCount_) * kLanes);
+  rowPoints_.resize(static_cast<size_t>(rowCount_));
+  rowStill_.resize(static_cast<size_t>(rowCount_));
+  // Row r: its constraints (count of them) and point count; whether it is of a Still kind.
+  auto setRow = [&](int r, const int* members, int count) {
     int points = 0;
     bool stillA = stillKernels_, stillB = stillKernels_;
-    for (int l = 0; l < kLanes; ++l) rowMembers_.push_back(l < count ? members[l] : -1);
+    int* lanes = rowMembers_.data() + static_cast<size_t>(r) * kLanes;
+    for (int l = 0; l < kLanes; ++l) lanes[l] = l < count ? members[l] : -1;
     for (int l = 0; l < count; ++l) {
       points = std::max(points, static_cast<int>(constraintPoints_[members[l]]));
       stillA = stillA && constraintBodies_[2 * members[l]] == 0;
       stillB = stillB && constraintBodies_[2 * members[l] + 1] == 0;
     }
-    rowPoints_.push_back(points);
-    rowStill_.push_back(stillA ? Still::A : stillB ? Still::B : Still::None);
-    stillRowCount_ += stillA || stillB ? 1 : 0;
+    rowPoints_[static_cast<size_t>(r)] = points;
+    rowStill_[static_cast<size_t>(r)] = stillA ? Still::A : stillB ? Still::B : Still::None;
+    return stillA || stillB;
   };
-  for (int ci : graph_.overflow()) addRow(&ci, 1);
+  stillRowCount_ = 0;
+  for (int r = 0; r < overflowRows; ++r)
+    stillRowCount_ += setRow(r, &graph_.overflow()[static_cast<size_t>(r)], 1) ? 1 : 0;
   // With threads, each constraint has a home worker: the one whose share of the body loops
   // (integration) holds its first moving body (see homeOf_). A colour's constraints are grouped
   // by home first, so that a worker's rows of the pass gather mostly the bodies its own core
@@ -1014,15 +1053,21 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   // colour's rows run, changes no bit: the lanes are independent and a colour's rows share no
   // moving body.
   const int homes = homes_;
-  colorHomes_.clear();
+  const size_t groups = 4 * static_cast<size_t>(homes) + 1;
+  colorHomes_.resize(static_cast<size_t>(colors) * static_cast<size_t>(homes));
+  groupStart_.resize(static_cast<size_t>(colors) * groups);
+  colorStill_.assign(static_cast<size_t>(colors), 0);
+  sorted_.resize(static_cast<size_t>(rowCount_ - overflowRows) * kLanes);
   // Within a colour (and a home), constraints are grouped by point count (4, 3, 2, then 1; a
   // stable counting sort, so the order is a function of the manifolds): a row runs as many point
   // iterations as its fullest lane, and mixed rows left a third of those lanes idle in a box heap.
-  for (int color = 0; color < graph_.colorCount(); ++color) {
-    colorRows_.push_back(rowCount_);
+  parallelFor(tasks_, colors, 1, [&](int color, int, int) {
     const std::vector<int>& members = graph_.color(color);
+    const int firstRow = colorRows_[static_cast<size_t>(color)];
+    // The colour's constraints go to sorted_ from its first row's first lane on.
+    int* sorted = sorted_.data() + (static_cast<size_t>(firstRow - overflowRows)) * kLanes;
     // Group g holds the constraints of home g / 4 with 4 - g % 4 points; start[g] is where it
-    // begins in sorted_.
+    // begins in sorted.
     auto group = [&](int ci) {
       int home = 0;
       if (homes > 1) {
@@ -1031,18 +1076,22 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       }
       return 4 * home + 4 - constraintPoints_[ci];
     };
-    groupStart_.assign(static_cast<size_t>(4 * homes) + 1, 0);
-    for (int ci : members) ++groupStart_[group(ci) + 1];
-    for (int g = 1; g <= 4 * homes; ++g) groupStart_[g] += groupStart_[g - 1];
+    int* start = groupStart_.data() + static_cast<size_t>(color) * groups;
+    std::fill(start, start + groups, 0);
+    for (int ci : members) ++start[group(ci) + 1];
+    for (size_t g = 1; g < groups; ++g) start[g] += start[g - 1];
     // Each home's first row (a row may straddle two homes: it counts in the first's).
     for (int w = 0; w < homes; ++w)
-      colorHomes_.push_back(rowCount_ + (groupStart_[4 * w] + kLanes - 1) / kLanes);
-    sorted_.resize(members.size());
-    for (int ci : members) sorted_[groupStart_[group(ci)]++] = ci;
-    for (size_t i = 0; i < sorted_.size(); i += kLanes)
-      addRow(sorted_.data() + i, static_cast<int>(std::min<size_t>(kLanes, sorted_.size() - i)));
-  }
-  colorRows_.push_back(rowCount_);
+      colorHomes_[static_cast<size_t>(color) * static_cast<size_t>(homes) +
+                  static_cast<size_t>(w)] = firstRow + (start[4 * w] + kLanes - 1) / kLanes;
+    for (int ci : members) sorted[start[group(ci)]++] = ci;
+    const int size = static_cast<int>(members.size());
+    int still = 0;
+    for (int i = 0; i < size; i += kLanes)
+      still += setRow(firstRow + i / kLanes, sorted + i, std::min(kLanes, size - i)) ? 1 : 0;
+    colorStill_[static_cast<size_t>(color)] = still;
+  });
+  for (int still : colorStill_) stillRowCount_ += still;
   if (homes > 1) balanceHomes();
   if (rows_.size() < static_cast<size_t>(rowCount_)) {
     rows_.resize(static_cast<size_t>(rowCount_));
@@ -1439,6 +1488,17 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
                          std::vector<DragConstraint*>& drags, const Settings& s, Real dt,
                          JointSet* joints, TaskSystem* tasks) {
   tasks_ = tasks && tasks->workerCount() > 1 ? tasks : nullptr;
+  // Each stage's wall time: the time since the last lap, added to the stage's (a clock read
+  // per stage and substep: a few dozen a step).
+  using Clock = std::chrono::steady_clock;
+  stageTimes_ = StageTimes{};
+  Clock::time_point last = Clock::now();
+  auto lap = [&last](Real& stage) {
+    const Clock::time_point now = Clock::now();
+    stage += std::chrono::duration<Real, std::milli>(now - last).count();
+    last = now;
+  };
+  StageTimes& times = stageTimes_;
   const int substeps = s.solver.substeps;
   const Real h = dt / substeps;
   invH_ = 1.0 / h;
@@ -1457,6 +1517,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     for (int i : joints->solverBodies())
       if (solverBodies_[i].linearFree != Vec3(1.0)) jointLocked_ = true;
   }
+  lap(times.prepare);
   const int relax = s.solver.positionIterations;
   // Each pass over the rows visits a manifold's points in the order opposite to the last pass
   // (symmetric Gauss-Seidel over the points): in one order only, the first point solved takes
@@ -1464,6 +1525,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   bool reverse = false;
   for (int sub = 0; sub < substeps; ++sub) {
     integrateVelocities(bodies, s.gravity, h);
+    lap(times.integrate);
     for (DragConstraint* d : drags) {
       const int si = bodyToSolver_[d->body];
       if (si <= 0) continue;
@@ -1479,6 +1541,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       rowPass([this](WideContact& c) {
         byStill(c, [&](auto k) { warmStart<decltype(k)::value>(c); });
       });
+    lap(times.warmStart);
     for (int i = 0; i < s.solver.velocityIterations; ++i) {
       for (DragConstraint* d : drags)
         if (bodyToSolver_[d->body] > 0) {
@@ -1512,8 +1575,10 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, true); });
       reverse = !reverse;
     }
+    lap(times.solve);
     integratePositions(h);
     if (joints) joints->posesMoved();
+    lap(times.integrate);
     for (int i = 0; i < relax; ++i) {
       if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
       // The first relax pass measures the separations the bodies' new positions give and keeps
@@ -1529,6 +1594,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;
     }
+    lap(times.relax);
     // With an even number of passes per substep each pass would keep its order in every substep
     // (one solve and one relax: the soft push-out always from the first point): the next substep
     // starts in the other order.
@@ -1547,6 +1613,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     b.linearVelocity = sb.v;
     b.angularVelocity = sb.w;
   });
+  lap(times.store);
   tasks_ = nullptr;
 }
 

@@ -98,6 +98,12 @@ class ContactSolver {
             std::vector<DragConstraint*>& drags, const Settings& s, Real dt,
             JointSet* joints = nullptr, TaskSystem* tasks = nullptr);
 
+  /// Wall-clock ms of the last step by stage (StepStats::solverPrepareMs...).
+  struct StageTimes {
+    Real prepare = 0.0, warmStart = 0.0, solve = 0.0, relax = 0.0, integrate = 0.0, store = 0.0;
+  };
+  const StageTimes& stageTimes() const { return stageTimes_; }
+
   int constraintCount() const { return constraintCount_; }
   int colorCount() const { return graph_.colorCount(); }
   int overflowCount() const { return graph_.overflowCount(); }
@@ -265,18 +271,22 @@ class ContactSolver {
     float x[3];
     int index;
   };
-  int homes_ = 1;                  ///< this step's homes: the workers, or 1 (serial)
-  std::vector<double> split_;      ///< per split (its middle worker): its lower side's body share
-  std::vector<int64_t> homeLoad_;  ///< balanceHomes' scratch: work per home
-  std::vector<int> movers_;        ///< with homes: the moving bodies, in body order
-  std::vector<int> moverHome_;     ///< per mover: its home (layoutHomes)
-  std::vector<HomeKey> homeKeys_;  ///< layoutHomes' scratch
-  std::vector<int> homeOf_;        ///< with homes: per solver body, its home worker
-  std::vector<int> homeFirst_;     ///< with homes: per home, its first solver body; then the end
-  std::vector<int> chunkHomes_;    ///< per chunk of movers and home: its count, then its first
-  std::vector<int> solverBody_;    ///< per solver body: its body (prepareBodies' scratch)
-  std::vector<int> colorHomes_;    ///< per colour and worker: the first row of that home
-  std::vector<int> groupStart_;    ///< one colour's constraints per home and point count
+  int homes_ = 1;                    ///< this step's homes: the workers, or 1 (serial)
+  std::vector<double> split_;        ///< per split (its middle worker): its lower side's body share
+  std::vector<int64_t> homeLoad_;    ///< balanceHomes' scratch: work per home
+  std::vector<int> movers_;          ///< with homes: the moving bodies, in body order
+  std::vector<int> moverHome_;       ///< per mover: its home (layoutHomes)
+  std::vector<HomeKey> homeKeys_;    ///< per mover: its centre and its number (layoutHomes)
+  std::vector<HomeKey> homeSample_;  ///< layoutHomes' scratch: the keys its splits are made on
+  std::vector<int> splitAxis_;       ///< per split: its axis, -1 for all to the lower side
+  std::vector<HomeKey> splitPivot_;  ///< per split: the least key of its upper side
+  std::vector<int> homeOf_;          ///< with homes: per solver body, its home worker
+  std::vector<int> homeFirst_;       ///< with homes: per home, its first solver body; then the end
+  std::vector<int> chunkHomes_;      ///< per chunk of movers and home: its count, then its first
+  std::vector<int> solverBody_;      ///< per solver body: its body (prepareBodies' scratch)
+  std::vector<int> colorHomes_;      ///< per colour and worker: the first row of that home
+  std::vector<int> groupStart_;      ///< per colour: its constraints per home and point count
+  std::vector<int> colorStill_;      ///< per colour: its rows of a Still kind
 
   std::vector<SolverBody> solverBodies_;
   std::vector<BodyState> states_;  ///< per solver body: what the rows gather and scatter
@@ -290,7 +300,7 @@ class ContactSolver {
   };
   std::vector<Candidate> candidates_;
   std::vector<int> chunkFound_;
-  std::vector<int> sorted_;    ///< one colour's constraints, grouped by point count
+  std::vector<int> sorted_;    ///< the colours' constraints, grouped by home and point count
   std::vector<char> dynamic_;  ///< per solver body: coloured (moves under impulses)
   ConstraintGraph graph_;
   std::vector<WideContact> rows_;        ///< the step's are the first rowCount_
@@ -302,6 +312,7 @@ class ContactSolver {
   std::vector<int> rowPoints_;   ///< per row: its fullest lane's point count (at most 4)
   std::vector<Still> rowStill_;  ///< per row: its kind (Still)
   int stillRowCount_ = 0;
+  StageTimes stageTimes_;
   bool stillKernels_ = true;
   /// per constraint: its manifold's points (at most 4)
   std::vector<int8_t> constraintPoints_;

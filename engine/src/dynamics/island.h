@@ -6,6 +6,7 @@
 #include "tumble/detail/body_state.h"
 #include "tumble/detail/island_scratch.h"
 #include "tumble/settings.h"
+#include "tumble/task.h"
 
 namespace tumble {
 
@@ -29,10 +30,14 @@ struct IslandUpdate {
 /// An island that falls asleep is named by its lowest body index (Body::sleepIsland) and its
 /// members are linked in index order through Body::sleepNext. `scratch.islandOf` receives each
 /// body's awake island this step (-1 for none). `links` (jointed bodies) join islands as touching
-/// contacts do. Allocates only when the body count grew.
+/// contacts do. Allocates only when the body count grew. With `tasks` (more than one worker) the
+/// unions, the sleep clocks and the numbering run in parallel, with the same result: the islands
+/// are the graph's connected components whatever the order of the unions, each named by its
+/// lowest index, and numbered in the order of those.
 IslandUpdate updateIslands(std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                            const std::vector<char>& keepAwake, const Settings& s, Real dt,
                            IslandScratch& scratch,
-                           const std::vector<std::pair<int, int>>& links = {});
+                           const std::vector<std::pair<int, int>>& links = {},
+                           TaskSystem* tasks = nullptr);
 
 }  // namespace tumble

@@ -9,6 +9,7 @@
 // freeze the body at.
 #include "tumble/nonfinite.h"
 
+#include <atomic>
 #include <cmath>
 
 namespace tumble {
@@ -60,11 +61,45 @@ std::vector<int> findNonFinite(const std::vector<Body>& bodies, int64_t step,
 }
 
 std::vector<int> clearForcesFindNonFinite(std::vector<Body>& bodies, int64_t step,
-                                          std::vector<NonFiniteEvent>& events) {
-  return scan(bodies, step, events, [](Body& b) {
+                                          std::vector<NonFiniteEvent>& events, TaskSystem* tasks) {
+  auto clear = [](Body& b) {
     b.force = Vec3(0.0);
     b.torque = Vec3(0.0);
+  };
+  if (!tasks || tasks->workerCount() <= 1) return scan(bodies, step, events, clear);
+  // With threads: the bodies cleared and tested in parallel chunks, each chunk that finds a body
+  // not finite lowering the first such chunk's index (a minimum: the same in any order); then the
+  // serial scan from that chunk on makes the events and indices in index order (on all but a bad
+  // step there is none, and nothing more is read).
+  constexpr int kGrain = 1024;
+  const int n = static_cast<int>(bodies.size());
+  const int chunks = (n + kGrain - 1) / kGrain;
+  std::atomic<int> firstBad{chunks};
+  parallelFor(tasks, n, kGrain, [&](int begin, int end, int) {
+    bool bad = false;
+    for (int i = begin; i < end; ++i) {
+      Body& b = bodies[static_cast<size_t>(i)];
+      clear(b);
+      bad = bad || (b.alive && firstNonFinite(b) != nullptr);
+    }
+    const int chunk = begin / kGrain;
+    for (int seen = firstBad.load(std::memory_order_relaxed);
+         bad && chunk < seen &&
+         !firstBad.compare_exchange_weak(seen, chunk, std::memory_order_relaxed);) {
+    }
   });
+  const int from = firstBad.load(std::memory_order_relaxed);
+  if (from == chunks) return {};
+  std::vector<int> found;
+  for (int i = from * kGrain; i < n; ++i) {
+    const Body& b = bodies[static_cast<size_t>(i)];
+    if (!b.alive) continue;
+    if (const char* what = firstNonFinite(b)) {
+      events.push_back({BodyId{i, b.generation}, step, what});
+      found.push_back(i);
+    }
+  }
+  return found;
 }
 
 }  // namespace tumble

@@ -482,7 +482,15 @@ Expected<void> World::step(Real dt) {
   if (bullets_ > 0) sweepBullets();
   breakJoints();
   stats_.solverMs = msSince(t);
-  for (int i : clearForcesFindNonFinite(bodies_, stepCount_, nonFinite_)) destroyBody(idAt(i));
+  const ContactSolver::StageTimes& stages = solver_->stageTimes();
+  stats_.solverPrepareMs = stages.prepare;
+  stats_.solverWarmStartMs = stages.warmStart;
+  stats_.solverSolveMs = stages.solve;
+  stats_.solverRelaxMs = stages.relax;
+  stats_.solverIntegrateMs = stages.integrate;
+  stats_.solverStoreMs = stages.store;
+  for (int i : clearForcesFindNonFinite(bodies_, stepCount_, nonFinite_, taskSystem()))
+    destroyBody(idAt(i));
   finiteAt_ = edits_;
   updateSensors();
   endEvents();
@@ -619,8 +627,8 @@ void World::updateSleep(Real dt, const Settings& s) {
     if (moving(bodies_[m.a.index])) keepAwake[m.b.index] = 1;
     if (moving(bodies_[m.b.index])) keepAwake[m.a.index] = 1;
   }
-  const IslandUpdate u =
-      updateIslands(bodies_, manifolds_, keepAwake, s, dt, islandScratch_, jointLinks_);
+  const IslandUpdate u = updateIslands(bodies_, manifolds_, keepAwake, s, dt, islandScratch_,
+                                       jointLinks_, taskSystem());
   islandOf_.swap(islandScratch_.islandOf);
   stats_.islands = u.islands;
 }
