@@ -12,12 +12,15 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "dynamics/constraint_graph.h"
 #include "shapes.h"
 #include "tumble/scene.h"
 #include "tumble/task.h"
@@ -171,4 +174,61 @@ TEST_CASE("parallel solver: boxes on a turning kinematic plate, same bits at any
   const Run serial = checkAllThreadCounts(make, scaled(120));
   CHECK(serial.contacts >= 3 * 400);  // the boxes stand on the plate (most on four points)
   CHECK(serial.awake == 400);         // carried round, never asleep
+}
+
+TEST_CASE(
+    "constraint graph: first-fit colours against a plain reimplementation, no body twice in a "
+    "colour",
+    "[parallel]") {
+  // Random graphs over 300 bodies (a fifth not coloured: static or asleep), dense enough that
+  // some bodies run out of the 24 colours (the overflow). The reference keeps each body's colours
+  // in a std::set and walks the colours one by one: the first free for both dynamic bodies, from
+  // colour 1 for a constraint with one dynamic body, colour 0 with none, the overflow past 23.
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    const int bodyCount = 300, n = 400 + 300 * round;
+    std::vector<char> dynamic(bodyCount);
+    for (char& d : dynamic) d = rng() % 5 != 0;
+    std::vector<int> bodies(2 * static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      // Half the constraints among the first 20 bodies: those run out of colours.
+      const int range = i % 2 ? 20 : bodyCount;
+      bodies[2 * i] = static_cast<int>(rng() % range);
+      do bodies[2 * i + 1] = static_cast<int>(rng() % range);
+      while (bodies[2 * i + 1] == bodies[2 * i]);
+    }
+    ConstraintGraph graph;
+    graph.build(bodies, dynamic, bodyCount);
+    std::vector<std::set<int>> used(bodyCount);
+    std::vector<int> expected(static_cast<size_t>(n), -1);
+    for (int i = 0; i < n; ++i) {
+      const int a = bodies[2 * i], b = bodies[2 * i + 1];
+      int chosen = -1;
+      if (!dynamic[a] && !dynamic[b]) {
+        chosen = 0;
+      } else {
+        for (int c = dynamic[a] && dynamic[b] ? 0 : 1; c < ConstraintGraph::kColors; ++c)
+          if ((!dynamic[a] || !used[a].count(c)) && (!dynamic[b] || !used[b].count(c))) {
+            chosen = c;
+            break;
+          }
+      }
+      expected[static_cast<size_t>(i)] = chosen;
+      if (chosen < 0) continue;
+      if (dynamic[a]) used[a].insert(chosen);
+      if (dynamic[b]) used[b].insert(chosen);
+    }
+    std::vector<int> got(static_cast<size_t>(n), -2);
+    for (int c = 0; c < graph.colorCount(); ++c) {
+      std::set<int> seen;
+      for (int i : graph.color(c)) {
+        got[static_cast<size_t>(i)] = c;
+        for (int body : {bodies[2 * i], bodies[2 * i + 1]})
+          if (dynamic[body]) CHECK(seen.insert(body).second);  // no dynamic body twice
+      }
+    }
+    for (int i : graph.overflow()) got[static_cast<size_t>(i)] = -1;
+    CHECK(got == expected);
+    if (round == 19) CHECK(graph.overflowCount() > 0);
+  }
 }

@@ -1,33 +1,30 @@
 #include "dynamics/constraint_graph.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace tumble {
 
 void ConstraintGraph::build(const std::vector<int>& bodies, const std::vector<char>& dynamic,
                             int bodyCount) {
-  const size_t words = (static_cast<size_t>(bodyCount) + 63) / 64;
-  used_.assign(words * kColors, 0);
+  static_assert(kColors <= 32, "a body's colours are one 32-bit mask");
+  // Per body, the colours it is in (bit c: colour c): the first colour free for two bodies is the
+  // lowest bit set in neither mask, one look instead of a walk over the colours.
+  used_.assign(static_cast<size_t>(bodyCount), 0u);
   for (std::vector<int>& c : colors_) c.clear();
   overflow_.clear();
   colorCount_ = 0;
+  constexpr uint32_t kAll = kColors == 32 ? ~0u : (1u << kColors) - 1u;
   const int n = static_cast<int>(bodies.size() / 2);
-  auto bit = [&](int color, int body) -> uint64_t& {
-    return used_[static_cast<size_t>(color) * words + static_cast<size_t>(body) / 64];
-  };
   for (int i = 0; i < n; ++i) {
     const int a = bodies[2 * i], b = bodies[2 * i + 1];
     const bool da = dynamic[a] != 0, db = dynamic[b] != 0;
-    const uint64_t ma = uint64_t{1} << (a % 64), mb = uint64_t{1} << (b % 64);
     int chosen = -1;
-    if (da && db) {
-      for (int c = 0; c < kColors && chosen < 0; ++c)
-        if (!(bit(c, a) & ma) && !(bit(c, b) & mb)) chosen = c;
-    } else if (da || db) {
-      const int k = da ? a : b;
-      const uint64_t mk = da ? ma : mb;
-      for (int c = 1; c < kColors && chosen < 0; ++c)
-        if (!(bit(c, k) & mk)) chosen = c;
+    if (da || db) {
+      // Free for both; one with a single dynamic body starts from colour 1 (build's comment).
+      uint32_t free = kAll & ~((da ? used_[a] : 0u) | (db ? used_[b] : 0u));
+      if (!(da && db)) free &= ~1u;
+      if (free != 0) chosen = std::countr_zero(free);
     } else {
       chosen = 0;  // nothing moves: any colour (the solver skips such constraints anyway)
     }
@@ -35,8 +32,8 @@ void ConstraintGraph::build(const std::vector<int>& bodies, const std::vector<ch
       overflow_.push_back(i);
       continue;
     }
-    if (da) bit(chosen, a) |= ma;
-    if (db) bit(chosen, b) |= mb;
+    if (da) used_[a] |= 1u << chosen;
+    if (db) used_[b] |= 1u << chosen;
     colors_[chosen].push_back(i);
     colorCount_ = std::max(colorCount_, chosen + 1);
   }

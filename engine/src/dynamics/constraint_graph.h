@@ -27,7 +27,7 @@ class ConstraintGraph {
   int overflowCount() const { return static_cast<int>(overflow_.size()); }
 
  private:
-  std::vector<uint64_t> used_;  ///< kColors bitsets of bodyCount bits, colour-major
+  std::vector<uint32_t> used_;  ///< per body: the colours it is in (bit c for colour c)
   std::vector<int> colors_[kColors];
   std::vector<int> overflow_;
   int colorCount_ = 0;
