@@ -302,10 +302,11 @@ void App::drawStatsWindow() {
                 stepThreads_ == 1 ? "" : "s");
     ImGui::Text("  broad-phase %.2f, narrow-phase %.2f", s.broadphaseMs, s.narrowphaseMs);
     ImGui::Text("  solver %.2f, islands %.2f", s.solverMs, s.islandsMs);
-    ImGui::TextDisabled("  solver: prepare %.2f, warm start %.2f, solve %.2f,", s.solverPrepareMs,
-                        s.solverWarmStartMs, s.solverSolveMs);
-    ImGui::TextDisabled("    relax %.2f, integrate %.2f, store %.2f", s.solverRelaxMs,
-                        s.solverIntegrateMs, s.solverStoreMs);
+    // The solver's stages, three lines that fit the window's default width.
+    ImGui::TextDisabled("  solver: prepare %.2f, warm start %.2f", s.solverPrepareMs,
+                        s.solverWarmStartMs);
+    ImGui::TextDisabled("    solve %.2f, relax %.2f", s.solverSolveMs, s.solverRelaxMs);
+    ImGui::TextDisabled("    integrate %.2f, store %.2f", s.solverIntegrateMs, s.solverStoreMs);
   } else {
     ImGui::TextDisabled("bodies %d (this scene has no World)", scene_ ? scene_->bodyCount() : 0);
   }
