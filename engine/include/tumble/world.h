@@ -360,7 +360,8 @@ class World {
   std::unique_ptr<ThreadPool> pool_;
   std::vector<Body> bodies_;
   std::vector<Aabb> boxes_;  // per body: tight box grown by half the speculative margin and reach
-  std::vector<int> freeSlots_;  ///< slots of destroyed bodies, reused last-freed first
+  std::vector<uint8_t> escaped_;  // with threads, per body: its box left its fat box this step
+  std::vector<int> freeSlots_;    ///< slots of destroyed bodies, reused last-freed first
   int liveBodies_ = 0;
   BroadPhase broadPhase_;
   std::vector<ContactPair> pairs_;   ///< every pair looked at last step, sorted by (a, b)

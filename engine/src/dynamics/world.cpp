@@ -557,7 +557,7 @@ constexpr Real kPredictSteps = 3;
 
 void World::updateBroadPhase(Real h, const Settings& s) {
   // The moving bodies' boxes, each into its own slot (in parallel when there are threads); then
-  // the tree takes them one by one, in body order (a tree update is not thread-safe).
+  // the tree takes the moved ones one by one, in body order (a tree update is not thread-safe).
   auto moving = [](const Body& b) { return b.alive && b.type != BodyType::Static && b.awake; };
   auto grow = [&](int i) {
     const Body& b = bodies_[i];
@@ -581,20 +581,35 @@ void World::updateBroadPhase(Real h, const Settings& s) {
         for (size_t at = 0; at < bytes; at += 64) detail::prefetch(v + at);
       }
   };
-  if (tasks)
+  if (tasks) {
+    // With threads, each body's box and whether it left its fat box (the tree is only read), in
+    // parallel; then the tree takes the bodies that left theirs, in body order.
+    escaped_.resize(static_cast<size_t>(n));
+    const AabbTree& tree = broadPhase_.tree();
     parallelFor(tasks, n, 256, [&](int begin, int end, int) {
       for (int i = begin; i < end; ++i) {
         fetch(i, end);
-        if (moving(bodies_[i])) grow(i);
+        const Body& b = bodies_[i];
+        const bool move = moving(b);
+        if (move) grow(i);
+        escaped_[static_cast<size_t>(i)] = move && !tree.fatAabb(b.proxy).contains(boxes_[i]);
       }
     });
-  for (int i = 0; i < n; ++i) {
-    const Body& b = bodies_[i];
-    if (!tasks) fetch(i, n);
-    if (!moving(b)) continue;
-    if (!tasks) grow(i);
-    broadPhase_.moveProxy(b.proxy, boxes_[i], s.broadphase.aabbMargin,
-                          kPredictSteps * h * b.linearVelocity);
+    for (int i = 0; i < n; ++i)
+      if (escaped_[static_cast<size_t>(i)]) {
+        const Body& b = bodies_[i];
+        broadPhase_.moveProxy(b.proxy, boxes_[i], s.broadphase.aabbMargin,
+                              kPredictSteps * h * b.linearVelocity);
+      }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const Body& b = bodies_[i];
+      fetch(i, n);
+      if (!moving(b)) continue;
+      grow(i);
+      broadPhase_.moveProxy(b.proxy, boxes_[i], s.broadphase.aabbMargin,
+                            kPredictSteps * h * b.linearVelocity);
+    }
   }
   const auto& pairs = broadPhase_.updatePairs(
       [&](int pa, int pb) {
