@@ -73,14 +73,14 @@ void fetchManifold(const std::vector<Manifold>& manifolds, size_t i, size_t end)
   }
 }
 
-// Advances body i's sleep clock: its time under the sleep thresholds.
+// Advances a body's sleep clock: its time under the sleep thresholds.
 void advanceClock(Body& b, bool keepAwake, Real lin2, Real ang2, Real dt) {
   const bool still = glm::dot(b.linearVelocity, b.linearVelocity) <= lin2 &&
                      glm::dot(b.angularVelocity, b.angularVelocity) <= ang2;
   b.sleepTime = (still && !keepAwake) ? b.sleepTime + dt : 0.0;
 }
 
-// Puts body i to sleep (its island's list is linked).
+// Puts a body to sleep (its island's list is linked).
 void putToSleep(Body& b) {
   b.awake = false;
   b.linearVelocity = Vec3(0.0);
