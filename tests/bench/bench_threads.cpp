@@ -4,10 +4,12 @@
 // around World::step: with threads, the thread's CPU time would miss the workers' time); each
 // heap runs TUMBLE_THREADS_REPEATS times per count (default 1) and each step's least time is kept.
 // The table gives the mean and worst step, the speed-up of the mean over 1 thread, the mean wall
-// time of each phase (StepStats), and whether the final state hash equals the 1-thread run's (it
-// must: the step is deterministic at any thread count). Printed, never asserted.
+// time of each phase (StepStats), whether the final state hash equals the 1-thread run's (it
+// must: the step is deterministic at any thread count), then the mean wall time of each of the
+// solver's stages (prepare, warm start, solve, relax, integrate, store). Printed, never asserted.
 //
 //   build/release/tests/bench/bench_threads [--threads 1,2,4] [--steps N] [--heaps boxes_2000,...]
+//                                           [--scenes large_pyramid,...]
 //
 // Defaults: threads 1,2; 600 steps; heaps boxes_2000, hull20_2000, boxes_8000, hull20_8000 (8000
 // bodies: 80 layers). `--scenes large_pyramid,...` steps scene files (a name or a path, found as
