@@ -263,8 +263,7 @@ int runSim(Args args) {
     narrow += st.narrowphaseMs;
     solve += st.solverMs;
     islands += st.islandsMs;
-    const Real stepStages[6] = {st.solverPrepareMs, st.solverWarmStartMs, st.solverSolveMs,
-                                st.solverRelaxMs,   st.solverIntegrateMs, st.solverStoreMs};
+    const std::array<Real, 6> stepStages = st.solverStagesMs();
     for (int k = 0; k < 6; ++k) stages[k] += stepStages[k];
     maxPen = st.maxPenetration;  // of the final state
     if (s + 1 == earlyStep) earlyRss = currentRssKb();

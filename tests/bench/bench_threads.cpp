@@ -230,8 +230,7 @@ Run runHeap(const Heap& heap, int threads, int steps, int repeats) {
       const tumble::StepStats& st = world.stats();
       broad += st.broadphaseMs, narrow += st.narrowphaseMs, solver += st.solverMs;
       islands += st.islandsMs;
-      const Real stepStages[6] = {st.solverPrepareMs, st.solverWarmStartMs, st.solverSolveMs,
-                                  st.solverRelaxMs,   st.solverIntegrateMs, st.solverStoreMs};
+      const std::array<Real, 6> stepStages = st.solverStagesMs();
       for (int j = 0; j < 6; ++j) stages[j] += stepStages[j];
     }
     if (k == 0) {

@@ -2,6 +2,7 @@
 /// Per-step statistics of a World. Timings are measured and reported only: nothing in the engine
 /// reads them, so they cannot change results (determinism).
 
+#include <array>
 #include <cstdint>
 
 #include "tumble/math.h"
@@ -47,6 +48,12 @@ struct StepStats {
   Real solverRelaxMs = 0.0;
   Real solverIntegrateMs = 0.0;
   Real solverStoreMs = 0.0;
+
+  /// The solver's stages in the order above (prepare, warm start, solve, relax, integrate, store).
+  std::array<Real, 6> solverStagesMs() const {
+    return {solverPrepareMs, solverWarmStartMs, solverSolveMs,
+            solverRelaxMs,   solverIntegrateMs, solverStoreMs};
+  }
 };
 
 }  // namespace tumble

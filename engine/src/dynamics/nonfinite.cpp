@@ -35,13 +35,13 @@ const char* firstNonFinite(const Body& b) {
 
 namespace {
 
-// One pass over the bodies: `visit` on every slot (it may change the body), then the test on the
-// live ones, in index order.
+// One pass over the bodies from index `from` on: `visit` on every slot (it may change the body),
+// then the test on the live ones, in index order.
 template <class Bodies, class Visit>
 std::vector<int> scan(Bodies& bodies, int64_t step, std::vector<NonFiniteEvent>& events,
-                      Visit&& visit) {
+                      Visit&& visit, size_t from = 0) {
   std::vector<int> bad;
-  for (size_t i = 0; i < bodies.size(); ++i) {
+  for (size_t i = from; i < bodies.size(); ++i) {
     auto& b = bodies[i];
     visit(b);
     if (!b.alive) continue;
@@ -90,16 +90,8 @@ std::vector<int> clearForcesFindNonFinite(std::vector<Body>& bodies, int64_t ste
   });
   const int from = firstBad.load(std::memory_order_relaxed);
   if (from == chunks) return {};
-  std::vector<int> found;
-  for (int i = from * kGrain; i < n; ++i) {
-    const Body& b = bodies[static_cast<size_t>(i)];
-    if (!b.alive) continue;
-    if (const char* what = firstNonFinite(b)) {
-      events.push_back({BodyId{i, b.generation}, step, what});
-      found.push_back(i);
-    }
-  }
-  return found;
+  return scan(
+      bodies, step, events, [](const Body&) {}, static_cast<size_t>(from) * kGrain);
 }
 
 }  // namespace tumble
