@@ -17,11 +17,12 @@
 // (default 3); mean, p99 and worst ms per step, the ratios, and the bodies still moving faster
 // than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap.
 // TUMBLE_BENCH_ENGINES=tumble runs Tumble's part alone (for a profiler: `perf record -g` then sees
-// one engine).
+// one engine); TUMBLE_BENCH_PHASES=1 also prints Tumble's wall ms per step by phase (StepStats).
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -51,6 +52,9 @@ constexpr Real kRolling = 0.05;
 struct Result {
   std::vector<Real> stepMs;
   int moving = 0, bodies = 0;
+  // Tumble's wall ms per phase, summed over the steps (broad, narrow, solver, islands, then the
+  // solver's six stages); TUMBLE_BENCH_PHASES prints their means.
+  std::array<Real, 10> phases{};
   Real mean() const {
     Real m = 0.0;
     for (Real x : stepMs) m += x / static_cast<Real>(stepMs.size());
@@ -133,6 +137,11 @@ Result runTumble(Kind kind, int n, Real rolling) {
     const Real c0 = tumble::bench::threadMs();
     (void)world.step(kDt);
     r.stepMs.push_back(tumble::bench::threadMs() - c0);
+    const tumble::StepStats& st = world.stats();
+    const std::array<Real, 6> stages = st.solverStagesMs();
+    const Real main[4] = {st.broadphaseMs, st.narrowphaseMs, st.solverMs, st.islandsMs};
+    for (int k = 0; k < 4; ++k) r.phases[static_cast<size_t>(k)] += main[k];
+    for (size_t k = 0; k < 6; ++k) r.phases[4 + k] += stages[k];
   }
   for (tumble::BodyId id : world.bodyIds()) {
     const tumble::BodyView b = *world.body(id);
@@ -268,6 +277,7 @@ int main(int argc, char** argv) {
   const Real rollingC = rollingEnv ? std::clamp(std::atof(rollingEnv), 1e-6, 10.0) : kRolling;
   const char* enginesEnv = std::getenv("TUMBLE_BENCH_ENGINES");
   const bool withBullet = !enginesEnv || std::string(enginesEnv) != "tumble";
+  const bool phases = std::getenv("TUMBLE_BENCH_PHASES") != nullptr;
   struct Case {
     const char* name;
     Kind kind;
@@ -292,6 +302,15 @@ int main(int argc, char** argv) {
   for (const Case& c : cases) {
     if (exact ? only != c.name : std::string(c.name).find(only) == std::string::npos) continue;
     const Result t = best(runTumble, c.kind, c.n, c.rolling, repeats);
+    if (phases) {
+      // Wall ms per step of the first run, the solver's stages after its total.
+      std::printf(
+          "%-22s phases: broad %.2f narrow %.2f solver %.2f (prep %.2f warm %.2f solve %.2f"
+          " relax %.2f integ %.2f store %.2f) islands %.2f\n",
+          c.name, t.phases[0] / kSteps, t.phases[1] / kSteps, t.phases[2] / kSteps,
+          t.phases[4] / kSteps, t.phases[5] / kSteps, t.phases[6] / kSteps, t.phases[7] / kSteps,
+          t.phases[8] / kSteps, t.phases[9] / kSteps, t.phases[3] / kSteps);
+    }
     if (!withBullet) {
       std::printf("%-22s %7.2f %7s %7.2f %7s %7.2f %7s %7s %7s %5d/%-4d %10s\n", c.name, t.mean(),
                   "-", t.quantile(0.99), "-", t.quantile(1.0), "-", "-", "-", t.moving, t.bodies,
