@@ -1,14 +1,17 @@
 // World basics: bodies, mass properties, free fall, a box at rest on the ground.
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "dynamics/body_ops.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/contact_update.h"
 #include "dynamics/world_internals.h"
 #include "geometry/tangent_basis.h"
+#include "tumble/collide.h"
 #include "world_fixtures.h"
 
 using namespace tumble;
@@ -389,4 +392,73 @@ TEST_CASE("A corner pressed into a face resists twisting over a patch as wide as
   CHECK_THAT(bodies[1].angularVelocity.y, WithinAbs(1.0 - 0.5 * load * depth / inertia, 1e-6));
   CHECK_THAT(bodies[1].angularVelocity.x, WithinAbs(0.0, 1e-12));
   CHECK_THAT(bodies[1].angularVelocity.z, WithinAbs(0.0, 1e-12));
+}
+
+TEST_CASE(
+    "a body's reach bounds how much nearer its surface comes in a step; a sphere's turn adds "
+    "nothing",
+    "[world][speculative]") {
+  // reach(b, h) widens the speculative distance and the body's box: no point of the surface may
+  // come nearer to anything than it says in a step of h at the body's velocities. Each shape,
+  // placed at random with random velocities beside a box at random, moved as the solver moves it
+  // (the centre by v h, the rotation by rotateBy), comes nearer to the box by at most its reach.
+  // A turn moves a sphere's surface only as far as its centre moves: a spinning sphere reaches 0;
+  // the other shapes take the turn at their bounding radius.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<Real> u(-1.0, 1.0);
+  auto unit = [&] {
+    const Quat q(u(rng), u(rng), u(rng), u(rng));
+    return glm::normalize(q);
+  };
+  auto vec = [&](Real scale) { return scale * Vec3(u(rng), u(rng), u(rng)); };
+  const std::vector<Vec3> cube = {{-0.4, -0.4, -0.4}, {0.4, -0.4, -0.4}, {-0.4, 0.4, -0.4},
+                                  {0.4, 0.4, -0.4},   {-0.4, -0.4, 0.4}, {0.4, -0.4, 0.4},
+                                  {-0.4, 0.4, 0.4},   {0.4, 0.4, 0.4}};
+  struct Case {
+    const char* name;
+    Shape shape;
+    Real arm;  // the turn's arm in the bound
+  };
+  const Case cases[] = {{"sphere", *makeSphere(0.5), 0.0},
+                        {"capsule", *makeCapsule(0.3, 0.4), 0.7},
+                        {"rounded box", *makeRoundedHull(cube, 0.1), 0.4 * std::sqrt(3.0) + 0.1},
+                        {"box", *makeBox(Vec3(0.5, 0.2, 0.3)), std::sqrt(0.25 + 0.04 + 0.09)}};
+  const Shape obstacle = *makeBox(Vec3(0.6, 0.3, 0.45));
+  const Real h = 1.0 / 60.0;
+  Settings s;
+  for (const Case& c : cases) {
+    Body b;
+    b.shape = c.shape;
+    b.localCenter = c.shape.massProperties(1.0).centerOfMass;
+    b.radius = boundingRadius(b);
+    b.type = BodyType::Dynamic;
+    b.awake = true;
+    Real tightest = 0.0;  // the largest share of the reach that a step used
+    for (int trial = 0; trial < 400; ++trial) {
+      b.center = Vec3(0.0);
+      b.rotation = unit();
+      b.linearVelocity = trial % 4 == 0 ? Vec3(0.0) : vec(6.0);
+      b.angularVelocity = vec(40.0);
+      const Transform box{Vec3(2.0, 0.0, 0.0) + vec(0.3), unit()};
+      const Real before = collide(b.shape, b.transform(), obstacle, box, 10.0, s).distance;
+      const Real bound = reach(b, h);
+      CHECK_THAT(bound, WithinRel(h * (glm::length(b.linearVelocity) +
+                                       glm::length(b.angularVelocity) * c.arm),
+                                  1e-9));
+      b.center += h * b.linearVelocity;
+      b.rotation = rotateBy(b.rotation, h * b.angularVelocity);
+      const Real after = collide(b.shape, b.transform(), obstacle, box, 10.0, s).distance;
+      INFO(c.name << " trial " << trial << ": nearer by " << before - after << ", reach " << bound);
+      CHECK(before - after <= bound + 1e-9);
+      if (bound > 0.0) tightest = std::max(tightest, (before - after) / bound);
+    }
+    INFO(c.name);
+    CHECK(tightest > 0.25);  // the bound is not loose by more than 4x on every trial
+  }
+  // A sphere spinning in place reaches nothing, and its distance to the box stays the same.
+  Body ball;
+  ball.shape = *makeSphere(0.5);
+  ball.radius = boundingRadius(ball);
+  ball.angularVelocity = Vec3(0.0, 0.0, 50.0);
+  CHECK(reach(ball, h) == 0.0);
 }
