@@ -461,4 +461,9 @@ TEST_CASE(
   ball.radius = boundingRadius(ball);
   ball.angularVelocity = Vec3(0.0, 0.0, 50.0);
   CHECK(reach(ball, h) == 0.0);
+  const Transform box{Vec3(1.2, 0.3, -0.2), unit()};
+  const Real before = collide(ball.shape, ball.transform(), obstacle, box, 10.0, s).distance;
+  ball.rotation = rotateBy(ball.rotation, h * ball.angularVelocity);
+  const Real after = collide(ball.shape, ball.transform(), obstacle, box, 10.0, s).distance;
+  CHECK_THAT(after, WithinAbs(before, 1e-12));
 }
