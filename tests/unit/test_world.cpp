@@ -395,7 +395,7 @@ TEST_CASE("A corner pressed into a face resists twisting over a patch as wide as
 }
 
 TEST_CASE(
-    "a body's reach bounds how much nearer its surface comes in a step; a sphere's turn adds "
+    "a body's reach bounds how much nearer its surface comes in a step, and a sphere's turn adds "
     "nothing",
     "[world][speculative]") {
   // reach(b, h) widens the speculative distance and the body's box: no point of the surface may
