@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-GOLDEN = "252179cb1a809dc6"  # pile after 60 steps
+GOLDEN = "2d8cbffa7b6c1d07"  # pile after 60 steps
 
 cli, scenes, work = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []

@@ -149,6 +149,33 @@ TEST_CASE("a capsule lying on a box or a capsule touches at two points", "[round
   CHECK_THAT(cc.distance, WithinAbs(-0.01, 1e-3));
 }
 
+TEST_CASE("a capsule crossed over another gets the overlap's ends as points within reach",
+          "[round]") {
+  // A lies along x; B, crossed 20 degrees from it in the plane above, touches it at the crossing.
+  // B projects onto A over x = +-0.5 cos 20; there B's nearest points are 0.5 cos 20 sin 20 =
+  // 0.161 m off A's axis: a core distance of sqrt(0.5^2 + 0.161^2) = 0.525 m, 0.025 m apart at
+  // the surfaces. Within a speculative distance of 0.1 those two are the contact (a capsule
+  // turning about the crossing point alone pressed its end into the other: 235 mm in the
+  // 2000-capsule heap); within 0.01 only the closest point is.
+  const Settings settings;
+  const Shape cap = *makeCapsule(0.25, 0.5);
+  const Quat alongX = glm::angleAxis(Real(std::numbers::pi / 2), Vec3(0.0, 0.0, 1.0));
+  const Transform xa{Vec3(0.0), alongX};
+  const Real angle = 20.0 * std::numbers::pi / 180.0;
+  const Transform xb{Vec3(0.0, 0.5, 0.0), glm::angleAxis(angle, Vec3(0.0, 1.0, 0.0)) * alongX};
+  const Real endGap = std::sqrt(0.25 + std::pow(0.5 * std::cos(angle) * std::sin(angle), 2)) - 0.5;
+  const CollideResult wide = collide(cap, xa, cap, xb, 0.1, settings);
+  REQUIRE(wide.pointCount == 2);
+  CHECK(glm::length(wide.normal - Vec3(0.0, 1.0, 0.0)) < 1e-12);
+  for (int i = 0; i < 2; ++i) {
+    CHECK_THAT(wide.points[i].separation, WithinAbs(endGap, 1e-12));
+    CHECK_THAT(std::abs(wide.points[i].pointA.x), WithinAbs(0.5 * std::cos(angle), 1e-12));
+  }
+  const CollideResult tight = collide(cap, xa, cap, xb, 0.01, settings);
+  REQUIRE(tight.pointCount == 1);
+  CHECK_THAT(tight.points[0].separation, WithinAbs(0.0, 1e-12));
+}
+
 TEST_CASE("ray casts hit spheres and capsules where the quadratic's roots say", "[round]") {
   const Shape sphere = *makeSphere(0.5);
   const Shape cap = *makeCapsule(0.5, 1.0);

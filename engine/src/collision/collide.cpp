@@ -425,9 +425,15 @@ CollideResult collideCapsuleSphere(const Shape& sa, const Transform& xa, const S
   return single(roundPoint(c, n, len, a.radius, b.radius, kSinglePointId), n, speculative);
 }
 
-// Two capsules. Their segments' closest points give the normal; when the segments are nearly
-// parallel (within about 3 degrees) and overlap along their length, the contact is the two ends of
-// the overlap, so a capsule lying on another rests on two points.
+// Two capsules. Their segments' closest points give the normal and the first point. Where B's
+// segment projects onto A's over some length, the two ends of that overlap on A are candidates
+// too, each at its own distance between the cores (never nearer than the cores are there) and
+// kept when within the speculative distance: a capsule lying on another rests on the two ends
+// (both within reach: the closest point is not needed between them), and one turning onto
+// another is met at the end it turns down before that end sinks in (the closest point and that
+// end). With the closest point alone, or the ends only within about 3 degrees of parallel, the
+// 2000-capsule heap pressed capsules up to 235 mm (of their 300 mm radius) into their
+// neighbours as they landed: each turned about its single contact point.
 CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape& sb,
                               const Transform& xb, Real speculative, const Settings&,
                               const GjkSimplex*) {
@@ -450,26 +456,30 @@ CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape&
   CollideResult r =
       single(roundPoint(cA, n, len, a.radius, b.radius, kSinglePointId), n, speculative);
   if (!(lenA > 0.0 && lenB > 0.0)) return r;
+  if (r.pointCount == 0) return r;  // the closest point is beyond reach: so is the rest
   const Vec3 uA = eA / lenA;
-  const Real sinAngle = glm::length(glm::cross(uA, eB / lenB));
-  if (sinAngle > 0.05) return r;
   // B's ends projected on A's axis, clipped to A: the overlap [lo, hi] along A (metres from a0).
   Real t0 = glm::dot(b.p[0] - a.p[0], uA), t1 = glm::dot(b.p[1] - a.p[0], uA);
   if (t0 > t1) std::swap(t0, t1);
   const Real lo = std::max<Real>(0.0, t0), hi = std::min(lenA, t1);
   if (!(hi - lo > 1e-3 * (lenA + a.radius))) return r;
-  CollideResult two;
-  two.overlapping = r.overlapping;
-  two.distance = r.distance;
-  two.normal = n;
+  CollidePoint ends[2];
+  int within = 0;
   for (int k = 0; k < 2; ++k) {
     const Vec3 pA = a.p[0] + (k == 0 ? lo : hi) * uA;
     const Vec3 pB = closestOnSegment(b.p[0], b.p[1], pA);
     const CollidePoint p =
-        roundPoint(pA, n, glm::dot(pB - pA, n), a.radius, b.radius, static_cast<uint32_t>(k));
-    if (p.separation <= speculative) two.points[two.pointCount++] = p;
+        roundPoint(pA, n, glm::length(pB - pA), a.radius, b.radius, static_cast<uint32_t>(k));
+    if (p.separation <= speculative) ends[within++] = p;
   }
-  return two.pointCount == 2 ? two : r;
+  // One end alone beside the closest point: not where the closest point already is.
+  if (within == 1 && glm::length(ends[0].pointA - r.points[0].pointA) <= 1e-3 * (lenA + a.radius))
+    return r;
+  if (within == 0) return r;
+  CollideResult more = r;
+  if (within == 2) more.pointCount = 0;  // the two ends span the closest point
+  for (int k = 0; k < within; ++k) more.points[more.pointCount++] = ends[k];
+  return more;
 }
 
 }  // namespace
