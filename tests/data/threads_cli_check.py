@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-GOLDEN = "2d8cbffa7b6c1d07"  # pile after 60 steps
+GOLDEN = "4b6a0a0de855fdaa"  # pile after 60 steps
 
 cli, scenes, work = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []

@@ -472,12 +472,17 @@ CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape&
         roundPoint(pA, n, glm::length(pB - pA), a.radius, b.radius, static_cast<uint32_t>(k));
     if (p.separation <= speculative) ends[within++] = p;
   }
+  if (within == 0) return r;
   // One end alone beside the closest point: not where the closest point already is.
   if (within == 1 && glm::length(ends[0].pointA - r.points[0].pointA) <= 1e-3 * (lenA + a.radius))
     return r;
-  if (within == 0) return r;
   CollideResult more = r;
-  if (within == 2) more.pointCount = 0;  // the two ends span the closest point
+  // Two ends as near as the closest point (lying parallel) span it; crossed, the closest point
+  // stays between them (the ends alone would let the crossing sink by their extra distance).
+  const Real tol = 1e-3 * (lenA + a.radius);
+  if (within == 2 &&
+      std::min(ends[0].separation, ends[1].separation) <= r.points[0].separation + tol)
+    more.pointCount = 0;
   for (int k = 0; k < within; ++k) more.points[more.pointCount++] = ends[k];
   return more;
 }
