@@ -428,10 +428,10 @@ CollideResult collideCapsuleSphere(const Shape& sa, const Transform& xa, const S
 // Two capsules. Their segments' closest points give the normal and the first point. Where B's
 // segment projects onto A's over some length, the two ends of that overlap on A are candidates
 // too, each at its own distance between the cores (never nearer than the cores are there) and
-// kept when within the speculative distance: a capsule lying on another rests on the two ends
-// (both within reach: the closest point is not needed between them), and one turning onto
-// another is met at the end it turns down before that end sinks in (the closest point and that
-// end). With the closest point alone, or the ends only within about 3 degrees of parallel, the
+// kept when within the speculative distance: a capsule lying parallel on another rests on the two
+// ends (as near as the closest point, which lies between them), crossed ones keep the closest
+// point too, and one turning onto another is met at the end it turns down before that end sinks
+// in. With the closest point alone, or the ends only within about 3 degrees of parallel, the
 // 2000-capsule heap pressed capsules up to 235 mm (of their 300 mm radius) into their
 // neighbours as they landed: each turned about its single contact point.
 CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape& sb,
