@@ -462,7 +462,8 @@ CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape&
   Real t0 = glm::dot(b.p[0] - a.p[0], uA), t1 = glm::dot(b.p[1] - a.p[0], uA);
   if (t0 > t1) std::swap(t0, t1);
   const Real lo = std::max<Real>(0.0, t0), hi = std::min(lenA, t1);
-  if (!(hi - lo > 1e-3 * (lenA + a.radius))) return r;
+  const Real tol = 1e-3 * (lenA + a.radius);  // lengths below this are one place
+  if (!(hi - lo > tol)) return r;
   CollidePoint ends[2];
   int within = 0;
   for (int k = 0; k < 2; ++k) {
@@ -474,12 +475,10 @@ CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape&
   }
   if (within == 0) return r;
   // One end alone beside the closest point: not where the closest point already is.
-  if (within == 1 && glm::length(ends[0].pointA - r.points[0].pointA) <= 1e-3 * (lenA + a.radius))
-    return r;
+  if (within == 1 && glm::length(ends[0].pointA - r.points[0].pointA) <= tol) return r;
   CollideResult more = r;
   // Two ends as near as the closest point (lying parallel) span it; crossed, the closest point
   // stays between them (the ends alone would let the crossing sink by their extra distance).
-  const Real tol = 1e-3 * (lenA + a.radius);
   if (within == 2 &&
       std::min(ends[0].separation, ends[1].separation) <= r.points[0].separation + tol)
     more.pointCount = 0;
