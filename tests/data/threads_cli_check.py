@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-GOLDEN = "4b6a0a0de855fdaa"  # pile after 60 steps
+GOLDEN = "0d09b4a1f9e5d8e6"  # pile after 60 steps
 
 cli, scenes, work = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []

@@ -106,7 +106,8 @@ CollideResult collideTriangle(const TriangleRef& triangle, const Transform& xt, 
 
 /// The general path for any two shapes, the reference the closed forms are tested against: GJK on
 /// the cores (EPA when they overlap), the radii subtracted, one point at the closest features.
-/// collide() uses it for a sphere against a hull.
+/// collide() uses it for a sphere against a hull where an edge or a vertex of the hull is nearest
+/// (a face nearest is one pass over the hull's planes).
 CollideResult collideCores(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
                            Real speculative, const Settings& settings,
                            const GjkSimplex* warmStart = nullptr);

@@ -530,6 +530,80 @@ CollideResult collideCores(const Shape& sa, const Transform& xa, const Shape& sb
 
 namespace {
 
+// A point (a sphere's core) against a hull's core where the point's nearest feature of the hull
+// is a face: the largest of the face planes' distances is then the distance between the cores
+// (below zero inside the hull: the depth, the nearest plane being the nearest boundary), and that
+// face's normal the direction out of the hull. Outside the hull the point's foot on that plane must
+// lie on the face (every plane's distance at the foot at most a rounding above zero); otherwise an
+// edge or a vertex is nearest and GJK decides (false). A ball on the ground or on a hull's face
+// costs one pass over the faces instead of GJK (about 10 times fewer instructions for a box).
+struct PointFace {
+  Real coreSep;  // m, between the point and the hull's core
+  Vec3 onHull;   // world, the nearest point of the core
+  Vec3 normal;   // world, unit, out of the hull through the face
+};
+bool pointOnFace(const ConvexHull& hull, const Transform& xh, const Vec3& world, PointFace& out) {
+  const Vec3 p = xh.applyInverse(world);
+  const std::vector<HullFace>& faces = hull.faces();
+  const HullFace* best = nullptr;
+  Real s = -std::numeric_limits<Real>::infinity();
+  for (const HullFace& f : faces) {
+    const Real d = glm::dot(f.normal, p) - f.offset;
+    if (d > s) {
+      s = d;
+      best = &f;
+    }
+  }
+  if (best == nullptr || !std::isfinite(s)) return false;
+  const Vec3 foot = p - s * best->normal;
+  if (s > 0.0) {
+    const Real tol = 1e-12 * (hull.radius() + s);
+    for (const HullFace& f : faces)
+      if (glm::dot(f.normal, foot) - f.offset > tol) return false;
+  }
+  out = {s, xh.apply(foot), xh.rotate(best->normal)};
+  return true;
+}
+
+// The cores' closest points where GJK would report them (separated cores): a pair beyond the
+// speculative distance keeps their direction as its separating axis (world_narrow.cpp).
+void withClosestPoints(CollideResult& r, const PointFace& f, const Vec3& onA, const Vec3& onB) {
+  if (!(f.coreSep > 0.0)) return;
+  r.gjk.distance = f.coreSep;
+  r.gjk.pointA = onA;
+  r.gjk.pointB = onB;
+}
+
+// A hull or a rounded hull (A) against a sphere (B): pointOnFace, else the general path.
+CollideResult collideHullSphere(const Shape& sa, const Transform& xa, const Shape& sb,
+                                const Transform& xb, Real speculative, const Settings& s,
+                                const GjkSimplex* warm) {
+  const WorldCore b = worldCore(sb, xb);
+  PointFace f;
+  if (!pointOnFace(*sa.coreHull(), xa, b.p[0], f))
+    return collideCores(sa, xa, sb, xb, speculative, s, warm);
+  CollideResult r =
+      single(roundPoint(f.onHull, f.normal, f.coreSep, sa.roundRadius(), b.radius, kSinglePointId),
+             f.normal, speculative);
+  withClosestPoints(r, f, f.onHull, b.p[0]);
+  return r;
+}
+
+// A sphere (A) against a hull or a rounded hull (B): the same, seen from the sphere.
+CollideResult collideSphereHull(const Shape& sa, const Transform& xa, const Shape& sb,
+                                const Transform& xb, Real speculative, const Settings& s,
+                                const GjkSimplex* warm) {
+  const WorldCore a = worldCore(sa, xa);
+  PointFace f;
+  if (!pointOnFace(*sb.coreHull(), xb, a.p[0], f))
+    return collideCores(sa, xa, sb, xb, speculative, s, warm);
+  CollideResult r =
+      single(roundPoint(a.p[0], -f.normal, f.coreSep, a.radius, sb.roundRadius(), kSinglePointId),
+             -f.normal, speculative);
+  withClosestPoints(r, f, a.p[0], f.onHull);
+  return r;
+}
+
 // A capsule (A) against a hull or a rounded hull (B, its radius honoured): the cores' closest
 // points, and when the capsule lies along
 // the hull's face (its axis within about 3 degrees of the face, the face within kSnapAlignment of
@@ -810,10 +884,10 @@ using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&
 // a cylinder on either side.
 constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
     // B: Hull, Sphere, Capsule, Compound, Mesh, HeightField, Cylinder, RoundedHull
-    {collideHulls, collideCores, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
+    {collideHulls, collideHullSphere, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
      detail::collideCylinder, collideHulls},  // A: Hull
-    {collideCores, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr, nullptr,
-     detail::collideCylinder, collideCores},  // A: Sphere
+    {collideSphereHull, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr, nullptr,
+     detail::collideCylinder, collideSphereHull},  // A: Sphere
     {collideCapsuleHull, collideCapsuleSphere, collideCapsules, nullptr, nullptr, nullptr,
      detail::collideCylinder, collideCapsuleHull},  // A: Capsule
     {},                                             // A: Compound
@@ -821,7 +895,7 @@ constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
     {},                                             // A: HeightField
     {detail::collideCylinder, detail::collideCylinder, detail::collideCylinder, nullptr, nullptr,
      nullptr, detail::collideCylinder, detail::collideCylinder},  // A: Cylinder
-    {collideHulls, collideCores, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
+    {collideHulls, collideHullSphere, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
      detail::collideCylinder, collideHulls}};  // A: RoundedHull
 
 }  // namespace
