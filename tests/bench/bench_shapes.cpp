@@ -15,7 +15,9 @@
 //    about half the torque Tumble's gives.
 // 600 steps of 1/60 s; thread CPU time; each step's least time over TUMBLE_BENCH_REPEATS runs
 // (default 3); mean, p99 and worst ms per step, the ratios, and the bodies still moving faster
-// than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap.
+// than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap. Last, Tumble's deepest
+// contact after step 5 (StepStats::maxPenetration; the first steps hold the layout's own overlaps)
+// and its step: a change that buys time with depth shows it in the same row.
 // TUMBLE_BENCH_ENGINES=tumble runs Tumble's part alone (for a profiler: `perf record -g` then sees
 // one engine); TUMBLE_BENCH_PHASES=1 also prints Tumble's wall ms per step by phase (StepStats).
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
@@ -52,6 +54,8 @@ constexpr Real kRolling = 0.05;
 struct Result {
   std::vector<Real> stepMs;
   int moving = 0, bodies = 0;
+  Real deepest = 0.0;  // m, Tumble's deepest contact after step 5
+  int deepestStep = -1;
   // Tumble's wall ms per phase, summed over the steps (broad, narrow, solver, islands, then the
   // solver's six stages); TUMBLE_BENCH_PHASES prints their means.
   std::array<Real, 10> phases{};
@@ -138,6 +142,10 @@ Result runTumble(Kind kind, int n, Real rolling) {
     (void)world.step(kDt);
     r.stepMs.push_back(tumble::bench::threadMs() - c0);
     const tumble::StepStats& st = world.stats();
+    if (i >= 5 && st.maxPenetration > r.deepest) {
+      r.deepest = st.maxPenetration;
+      r.deepestStep = i;
+    }
     const std::array<Real, 6> stages = st.solverStagesMs();
     const Real main[4] = {st.broadphaseMs, st.narrowphaseMs, st.solverMs, st.islandsMs};
     for (int k = 0; k < 4; ++k) r.phases[static_cast<size_t>(k)] += main[k];
@@ -293,8 +301,9 @@ int main(int argc, char** argv) {
   std::printf("ms per step, thread CPU time, least of %d runs per step (t: Tumble, b: Bullet)\n",
               repeats);
   std::printf("rolling variants: c = %g\n", rollingC);
-  std::printf("%-22s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s\n", "scene", "t mean", "b mean",
-              "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving", "b moving");
+  std::printf("%-22s %7s %7s %7s %7s %7s %7s %7s %7s %10s %10s %14s\n", "scene", "t mean", "b mean",
+              "t p99", "b p99", "t worst", "b worst", "mean r", "worst r", "t moving", "b moving",
+              "t deepest mm");
   // A filter naming a scene runs that scene alone (spheres_2000, not spheres_2000_rolling too);
   // otherwise the scenes whose names hold it.
   const bool exact = std::any_of(std::begin(cases), std::end(cases),
@@ -312,17 +321,18 @@ int main(int argc, char** argv) {
           t.phases[8] / kSteps, t.phases[9] / kSteps, t.phases[3] / kSteps);
     }
     if (!withBullet) {
-      std::printf("%-22s %7.2f %7s %7.2f %7s %7.2f %7s %7s %7s %5d/%-4d %10s\n", c.name, t.mean(),
-                  "-", t.quantile(0.99), "-", t.quantile(1.0), "-", "-", "-", t.moving, t.bodies,
-                  "-");
+      std::printf("%-22s %7.2f %7s %7.2f %7s %7.2f %7s %7s %7s %5d/%-4d %10s %6.1f at %4d\n",
+                  c.name, t.mean(), "-", t.quantile(0.99), "-", t.quantile(1.0), "-", "-", "-",
+                  t.moving, t.bodies, "-", 1000.0 * t.deepest, t.deepestStep);
       std::fflush(stdout);
       continue;
     }
     const Result b = best(runBullet, c.kind, c.n, c.rolling, repeats);
-    std::printf("%-22s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d\n", c.name,
-                t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
-                b.quantile(1.0), t.mean() / b.mean(), t.quantile(1.0) / b.quantile(1.0), t.moving,
-                t.bodies, b.moving, b.bodies);
+    std::printf(
+        "%-22s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d %6.1f at %4d\n",
+        c.name, t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
+        b.quantile(1.0), t.mean() / b.mean(), t.quantile(1.0) / b.quantile(1.0), t.moving, t.bodies,
+        b.moving, b.bodies, 1000.0 * t.deepest, t.deepestStep);
     std::fflush(stdout);
   }
   return 0;

@@ -541,27 +541,29 @@ struct PointFace {
   Real coreSep;  // m, between the point and the hull's core
   Vec3 onHull;   // world, the nearest point of the core
   Vec3 normal;   // world, unit, out of the hull through the face
+  int face;      // the face's index
 };
 bool pointOnFace(const ConvexHull& hull, const Transform& xh, const Vec3& world, PointFace& out) {
   const Vec3 p = xh.applyInverse(world);
   const std::vector<HullFace>& faces = hull.faces();
-  const HullFace* best = nullptr;
+  int best = -1;
   Real s = -std::numeric_limits<Real>::infinity();
-  for (const HullFace& f : faces) {
-    const Real d = glm::dot(f.normal, p) - f.offset;
+  for (int f = 0; f < static_cast<int>(faces.size()); ++f) {
+    const Real d = glm::dot(faces[f].normal, p) - faces[f].offset;
     if (d > s) {
       s = d;
-      best = &f;
+      best = f;
     }
   }
-  if (best == nullptr || !std::isfinite(s)) return false;
-  const Vec3 foot = p - s * best->normal;
+  if (best < 0 || !std::isfinite(s)) return false;
+  const Vec3& n = faces[best].normal;
+  const Vec3 foot = p - s * n;
   if (s > 0.0) {
     const Real tol = 1e-12 * (hull.radius() + s);
     for (const HullFace& f : faces)
       if (glm::dot(f.normal, foot) - f.offset > tol) return false;
   }
-  out = {s, xh.apply(foot), xh.rotate(best->normal)};
+  out = {s, xh.apply(foot), xh.rotate(n), best};
   return true;
 }
 
@@ -609,18 +611,36 @@ CollideResult collideSphereHull(const Shape& sa, const Transform& xa, const Shap
 // the hull's face (its axis within about 3 degrees of the face, the face within kSnapAlignment of
 // the normal) the segment clipped to the face: two points, so a capsule rests on a box without
 // rocking.
+//
+// When both ends of the segment lie above one face of the hull's core with their feet on it
+// (pointOnFace), so does every point between (the face is convex), each at its plane distance:
+// the nearer end is the closest point and the face's normal the direction, without GJK (a capsule
+// on the ground or on a hull's face).
 CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Shape& sb,
                                  const Transform& xb, Real speculative, const Settings& s,
                                  const GjkSimplex* warm) {
-  CollideResult r = collideCores(sa, xa, sb, xb, speculative, s, warm);
-  if (r.pointCount == 0) return r;
   const WorldCore a = worldCore(sa, xa);
+  const ConvexHull& hb = *sb.coreHull();
+  const Real rB = sb.roundRadius();
+  PointFace end[2];
+  CollideResult r;
+  int fb = -1;
+  if (pointOnFace(hb, xb, a.p[0], end[0]) && end[0].coreSep > 0.0 &&
+      pointOnFace(hb, xb, a.p[1], end[1]) && end[1].coreSep > 0.0 && end[0].face == end[1].face) {
+    const int k = end[1].coreSep < end[0].coreSep ? 1 : 0;
+    const PointFace& f = end[k];
+    r = single(roundPoint(a.p[k], -f.normal, f.coreSep, a.radius, rB, kSinglePointId), -f.normal,
+               speculative);
+    withClosestPoints(r, f, a.p[k], f.onHull);
+    fb = f.face;
+  } else {
+    r = collideCores(sa, xa, sb, xb, speculative, s, warm);
+  }
+  if (r.pointCount == 0) return r;
   const Vec3 e = a.p[1] - a.p[0];
   const Real len = glm::length(e);
   if (!(len > 0.0)) return r;
-  const ConvexHull& hb = *sb.coreHull();
-  const Real rB = sb.roundRadius();
-  const int fb = supportFace(hb, xb.rotation, -r.normal);
+  if (fb < 0) fb = supportFace(hb, xb.rotation, -r.normal);
   const Vec3 nb = xb.rotate(hb.faces()[fb].normal);
   if (-glm::dot(nb, r.normal) < kSnapAlignment || std::abs(glm::dot(e / len, nb)) > 0.05) return r;
   // Clip the segment to the face's side planes (through each edge, containing nb).
