@@ -536,7 +536,8 @@ namespace {
 // face's normal the direction out of the hull. Outside the hull the point's foot on that plane must
 // lie on the face (every plane's distance at the foot at most a rounding above zero); otherwise an
 // edge or a vertex is nearest and GJK decides (false). A ball on the ground or on a hull's face
-// costs one pass over the faces instead of GJK (about 10 times fewer instructions for a box).
+// costs one pass over the faces instead of GJK: in the 2000-sphere heap (README, "Shapes") the
+// sphere/hull pairs took 0.50 G instructions over 600 steps instead of 1.41 G.
 struct PointFace {
   Real coreSep;  // m, between the point and the hull's core
   Vec3 onHull;   // world, the nearest point of the core
