@@ -3,6 +3,7 @@
 // quadratic's roots, and the physics a user sees: a ball rolls, a capsule lies still.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -41,6 +42,14 @@ SliceIntegral integrateRevolution(Rho rho, Real top, int n) {
   s.iyy *= h / 3.0;
   s.ixx *= h / 3.0;
   return s;
+}
+
+// The hulls of the face-plane tests below: an off-centre hull of points on an ellipsoid (its
+// origin outside it, beside a corner), a box, and the first hull rounded by 0.15 m.
+std::array<Shape, 3> faceTestHulls(std::mt19937_64& rng, const Vec3& radii, const Vec3& box) {
+  std::vector<Vec3> pts = ellipsoidPoints(rng, 14, radii);
+  for (Vec3& v : pts) v += Vec3(0.6, 0.0, 0.0);
+  return {*makeHull(pts), *makeBox(box), *makeRoundedHull(pts, 0.15)};
 }
 
 }  // namespace
@@ -129,11 +138,7 @@ TEST_CASE("the closed forms equal the general GJK path on random poses", "[round
 TEST_CASE("a sphere against a hull's face equals the general path", "[round]") {
   std::mt19937_64 rng(1414);
   const Settings settings;
-  // An off-centre hull (its origin outside it, at a corner's side), a box and a rounded hull.
-  std::vector<Vec3> pts = ellipsoidPoints(rng, 14, Vec3(0.9, 0.5, 0.7));
-  for (Vec3& v : pts) v += Vec3(0.6, 0.0, 0.0);
-  const Shape hulls[] = {*makeHull(pts), *makeBox(Vec3(0.8, 0.3, 0.5)),
-                         *makeRoundedHull(pts, 0.15)};
+  const auto hulls = faceTestHulls(rng, Vec3(0.9, 0.5, 0.7), Vec3(0.8, 0.3, 0.5));
   const Shape spheres[] = {*makeSphere(0.2), *makeSphere(0.6)};
   int faces = 0, others = 0, inside = 0;
   for (int trial = 0; trial < 6000; ++trial) {
@@ -177,10 +182,7 @@ TEST_CASE("a sphere against a hull's face equals the general path", "[round]") {
 TEST_CASE("a capsule against a hull's face equals the general path", "[round]") {
   std::mt19937_64 rng(1415);
   const Settings settings;
-  std::vector<Vec3> pts = ellipsoidPoints(rng, 14, Vec3(1.4, 0.5, 1.2));
-  for (Vec3& v : pts) v += Vec3(0.6, 0.0, 0.0);
-  const Shape hulls[] = {*makeHull(pts), *makeBox(Vec3(1.5, 0.3, 1.0)),
-                         *makeRoundedHull(pts, 0.15)};
+  const auto hulls = faceTestHulls(rng, Vec3(1.4, 0.5, 1.2), Vec3(1.5, 0.3, 1.0));
   const Shape capsules[] = {*makeCapsule(0.2, 0.3), *makeCapsule(0.4, 0.1)};
   int faces = 0, others = 0;
   for (int trial = 0; trial < 6000; ++trial) {

@@ -577,33 +577,23 @@ void withClosestPoints(CollideResult& r, const PointFace& f, const Vec3& onA, co
   r.gjk.pointB = onB;
 }
 
-// A hull or a rounded hull (A) against a sphere (B): pointOnFace, else the general path.
-CollideResult collideHullSphere(const Shape& sa, const Transform& xa, const Shape& sb,
-                                const Transform& xb, Real speculative, const Settings& s,
-                                const GjkSimplex* warm) {
-  const WorldCore b = worldCore(sb, xb);
+// A sphere and a hull or a rounded hull, the sphere A or B: pointOnFace, else the general path.
+template <bool sphereIsA>
+CollideResult collideSphereAndHull(const Shape& sa, const Transform& xa, const Shape& sb,
+                                   const Transform& xb, Real speculative, const Settings& s,
+                                   const GjkSimplex* warm) {
+  const WorldCore c = sphereIsA ? worldCore(sa, xa) : worldCore(sb, xb);
+  const Shape& hull = sphereIsA ? sb : sa;
   PointFace f;
-  if (!pointOnFace(*sa.coreHull(), xa, b.p[0], f))
+  if (!pointOnFace(*hull.coreHull(), sphereIsA ? xb : xa, c.p[0], f))
     return collideCores(sa, xa, sb, xb, speculative, s, warm);
+  const Vec3 n = sphereIsA ? -f.normal : f.normal;  // from A to B
+  const Vec3& onA = sphereIsA ? c.p[0] : f.onHull;
+  const Vec3& onB = sphereIsA ? f.onHull : c.p[0];
   CollideResult r =
-      single(roundPoint(f.onHull, f.normal, f.coreSep, sa.roundRadius(), b.radius, kSinglePointId),
-             f.normal, speculative);
-  withClosestPoints(r, f, f.onHull, b.p[0]);
-  return r;
-}
-
-// A sphere (A) against a hull or a rounded hull (B): the same, seen from the sphere.
-CollideResult collideSphereHull(const Shape& sa, const Transform& xa, const Shape& sb,
-                                const Transform& xb, Real speculative, const Settings& s,
-                                const GjkSimplex* warm) {
-  const WorldCore a = worldCore(sa, xa);
-  PointFace f;
-  if (!pointOnFace(*sb.coreHull(), xb, a.p[0], f))
-    return collideCores(sa, xa, sb, xb, speculative, s, warm);
-  CollideResult r =
-      single(roundPoint(a.p[0], -f.normal, f.coreSep, a.radius, sb.roundRadius(), kSinglePointId),
-             -f.normal, speculative);
-  withClosestPoints(r, f, a.p[0], f.onHull);
+      single(roundPoint(onA, n, f.coreSep, sa.roundRadius(), sb.roundRadius(), kSinglePointId), n,
+             speculative);
+  withClosestPoints(r, f, onA, onB);
   return r;
 }
 
@@ -905,10 +895,10 @@ using CollideFn = CollideResult (*)(const Shape&, const Transform&, const Shape&
 // a cylinder on either side.
 constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
     // B: Hull, Sphere, Capsule, Compound, Mesh, HeightField, Cylinder, RoundedHull
-    {collideHulls, collideHullSphere, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
-     detail::collideCylinder, collideHulls},  // A: Hull
-    {collideSphereHull, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr, nullptr,
-     detail::collideCylinder, collideSphereHull},  // A: Sphere
+    {collideHulls, collideSphereAndHull<false>, swapped<collideCapsuleHull>, nullptr, nullptr,
+     nullptr, detail::collideCylinder, collideHulls},  // A: Hull
+    {collideSphereAndHull<true>, collideSpheres, swapped<collideCapsuleSphere>, nullptr, nullptr,
+     nullptr, detail::collideCylinder, collideSphereAndHull<true>},  // A: Sphere
     {collideCapsuleHull, collideCapsuleSphere, collideCapsules, nullptr, nullptr, nullptr,
      detail::collideCylinder, collideCapsuleHull},  // A: Capsule
     {},                                             // A: Compound
@@ -916,8 +906,8 @@ constexpr CollideFn kCollide[kShapeTypeCount][kShapeTypeCount] = {
     {},                                             // A: HeightField
     {detail::collideCylinder, detail::collideCylinder, detail::collideCylinder, nullptr, nullptr,
      nullptr, detail::collideCylinder, detail::collideCylinder},  // A: Cylinder
-    {collideHulls, collideHullSphere, swapped<collideCapsuleHull>, nullptr, nullptr, nullptr,
-     detail::collideCylinder, collideHulls}};  // A: RoundedHull
+    {collideHulls, collideSphereAndHull<false>, swapped<collideCapsuleHull>, nullptr, nullptr,
+     nullptr, detail::collideCylinder, collideHulls}};  // A: RoundedHull
 
 }  // namespace
 
