@@ -544,6 +544,23 @@ struct PointFace {
   Vec3 normal;   // world, unit, out of the hull through the face
   int face;      // the face's index
 };
+// Whether the foot of local point p on face f's plane (p at distance s from it) lies on the face.
+// Above the plane (s > 0): every plane's distance at the foot at most a rounding above zero, and
+// then p's distance to the hull is s (the plane bounds the hull, and the foot is in it). Below it
+// (s <= 0, f the nearest plane of a point inside) the foot always is.
+bool footOnFace(const ConvexHull& hull, const Vec3& p, int f, Real s, PointFace& out,
+                const Transform& xh) {
+  const Vec3& n = hull.faces()[f].normal;
+  const Vec3 foot = p - s * n;
+  if (s > 0.0) {
+    const Real tol = 1e-12 * (hull.radius() + s);
+    for (const HullFace& g : hull.faces())
+      if (glm::dot(g.normal, foot) - g.offset > tol) return false;
+  }
+  out = {s, xh.apply(foot), xh.rotate(n), f};
+  return true;
+}
+
 bool pointOnFace(const ConvexHull& hull, const Transform& xh, const Vec3& world, PointFace& out) {
   const Vec3 p = xh.applyInverse(world);
   const std::vector<HullFace>& faces = hull.faces();
@@ -557,15 +574,15 @@ bool pointOnFace(const ConvexHull& hull, const Transform& xh, const Vec3& world,
     }
   }
   if (best < 0 || !std::isfinite(s)) return false;
-  const Vec3& n = faces[best].normal;
-  const Vec3 foot = p - s * n;
-  if (s > 0.0) {
-    const Real tol = 1e-12 * (hull.radius() + s);
-    for (const HullFace& f : faces)
-      if (glm::dot(f.normal, foot) - f.offset > tol) return false;
-  }
-  out = {s, xh.apply(foot), xh.rotate(n), best};
-  return true;
+  return footOnFace(hull, p, best, s, out, xh);
+}
+
+// The same for a point known to lie above face f (another point's face): no search of the faces.
+bool pointAboveFace(const ConvexHull& hull, const Transform& xh, const Vec3& world, int f,
+                    PointFace& out) {
+  const Vec3 p = xh.applyInverse(world);
+  const Real s = glm::dot(hull.faces()[f].normal, p) - hull.faces()[f].offset;
+  return s > 0.0 && footOnFace(hull, p, f, s, out, xh);
 }
 
 // The cores' closest points where GJK would report them (separated cores): a pair beyond the
@@ -617,7 +634,7 @@ CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Sha
   CollideResult r;
   int fb = -1;
   if (pointOnFace(hb, xb, a.p[0], end[0]) && end[0].coreSep > 0.0 &&
-      pointOnFace(hb, xb, a.p[1], end[1]) && end[1].coreSep > 0.0 && end[0].face == end[1].face) {
+      pointAboveFace(hb, xb, a.p[1], end[0].face, end[1])) {
     const int k = end[1].coreSep < end[0].coreSep ? 1 : 0;
     const PointFace& f = end[k];
     r = single(roundPoint(a.p[k], -f.normal, f.coreSep, a.radius, rB, kSinglePointId), -f.normal,
