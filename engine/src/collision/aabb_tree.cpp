@@ -162,11 +162,17 @@ void AabbTree::removeLeaf(int leaf) {
   }
   nodes_[sibling].parent = grand;
   freeNode(parent);
+  // Refit the ancestors (their boxes can only shrink), up to the first that keeps its box and
+  // height: those above it are unchanged too. No rotations here (as Box2D v3's removal): a moved
+  // leaf is inserted again at once, and the insertion's rotations cover its whole path; the
+  // removal's were half of the sphere heap's rotations for no measurable gain in the tree.
   for (int i = grand; i != kNull; i = nodes_[i].parent) {
     Node& n = nodes_[i];
-    n.aabb = merge(nodes_[n.child1].aabb, nodes_[n.child2].aabb);
-    n.height = 1 + std::max(nodes_[n.child1].height, nodes_[n.child2].height);
-    rotate(i);
+    const Aabb box = merge(nodes_[n.child1].aabb, nodes_[n.child2].aabb);
+    const int height = 1 + std::max(nodes_[n.child1].height, nodes_[n.child2].height);
+    if (box.lower == n.aabb.lower && box.upper == n.aabb.upper && height == n.height) break;
+    n.aabb = box;
+    n.height = height;
   }
 }
 
