@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-GOLDEN = "0d09b4a1f9e5d8e6"  # pile after 60 steps
+GOLDEN = "c6229ec2c94ab188"  # pile after 60 steps
 
 cli, scenes, work = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []

@@ -577,7 +577,7 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
   sb.w = b.angularVelocity;
   sb.rotation = glm::mat3_cast(b.rotation);
   sb.center = b.center;
-  sb.rotationNow = b.rotation;
+  sb.rotationStart = b.rotation;
   if (b.isDynamic()) {
     sb.invMass = b.invMass;
     sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
@@ -1158,6 +1158,17 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
   });
 }
 
+namespace {
+
+// The body's pose now: its pose at the step's start moved and turned by the solver body's motion
+// since (SolverBody::rotationStart).
+void poseNow(const SolverBody& sb, Body& b) {
+  b.center = sb.center + sb.dp;
+  b.rotation = glm::normalize(sb.dq * sb.rotationStart);
+}
+
+}  // namespace
+
 void ContactSolver::integratePositions(Real h) {
   forEachBody([&](int i, int) {
     SolverBody& sb = solverBodies_[i];
@@ -1165,11 +1176,8 @@ void ContactSolver::integratePositions(Real h) {
     // inertia), and stay double: a pull would round them through the lanes (moveKinematic's
     // velocities must land on their target to 1e-9).
     if (sb.invMass != 0.0) pull(i);
-    const Vec3 dx = h * sb.v, dtheta = h * sb.w;
-    sb.center += dx;
-    sb.rotationNow = rotateBy(sb.rotationNow, dtheta);
-    sb.dp += dx;
-    sb.dq = rotateBy(sb.dq, dtheta);
+    sb.dp += h * sb.v;
+    sb.dq = rotateBy(sb.dq, h * sb.w);
     push(i);
   });
 }
@@ -1531,8 +1539,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       if (si <= 0) continue;
       // The drag reads its body's pose now: the solver body's, until the step's end.
       Body& b = bodies[d->body];
-      b.center = solverBodies_[si].center;
-      b.rotation = solverBodies_[si].rotationNow;
+      poseNow(solverBodies_[si], b);
       prepareDrag(*d, b, solverBodies_[si], si, h);
     }
     if (joints && warmStarting_)
@@ -1607,8 +1614,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     pull(i);
     const SolverBody& sb = solverBodies_[i];
     Body& b = bodies[sb.body];
-    b.center = sb.center;
-    b.rotation = sb.rotationNow;
+    poseNow(sb, b);
     if (!b.isDynamic()) return;
     b.linearVelocity = sb.v;
     b.angularVelocity = sb.w;
