@@ -131,14 +131,15 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
 }
 
 bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance) {
-  const ContactPose& f = previous.found;
-  if (!f.valid || previous.pointCount == 0 || !(tolerance > 0.0)) return false;
   // Round shapes roll: their contact point moves over the surface as they turn, which kept anchors
   // do not follow. Their pairs are cheap to collide again (closed forms or a point core). A
   // rounded hull's points move over its rounded edges as it tips, a cylinder's over its side as
-  // it rolls: found again too.
+  // it rolls: found again too. (Asked first: the bodies' shapes are in cache, the old manifold's
+  // pose is a line of its own, which a sphere heap's pairs read for nothing.)
   if (a.shape.roundRadius() > 0.0 || b.shape.roundRadius() > 0.0) return false;
   if (a.shape.cylinder() != nullptr || b.shape.cylinder() != nullptr) return false;
+  const ContactPose& f = previous.found;
+  if (!f.valid || previous.pointCount == 0 || !(tolerance > 0.0)) return false;
   // Each body turned less than kRecycleTurn: the normal is kept in world axes. (Not only the
   // relative pose: two bodies carried and turned together keep their relative pose, but the
   // normal between them turns with them.)
