@@ -149,18 +149,6 @@ void refreshOptions(Body& b) {
                  b.linearFree != Vec3(1.0) || b.angularFree != Vec3(1.0);
 }
 
-void integrateVelocity(Body& b, const Vec3& gravity, Real h) {
-  if (b.type != BodyType::Dynamic) return;
-  b.linearVelocity += h * (gravity + b.invMass * b.force);
-  b.angularVelocity += h * (b.invInertiaWorld() * b.torque);
-}
-
-void integratePosition(Body& b, Real h) {
-  if (b.type == BodyType::Static) return;
-  b.center += h * b.linearVelocity;
-  b.rotation = rotateBy(b.rotation, h * b.angularVelocity);
-}
-
 Real boundingRadius(const Body& b) {
   return b.shape.radiusAbout(b.localCenter);
 }

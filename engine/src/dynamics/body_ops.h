@@ -11,14 +11,8 @@ Expected<Body> makeBody(const BodyDef& def);
 /// Sets b.hasOptions from its damping, gravity scale and locks (after any of them changes).
 void refreshOptions(Body& b);
 
-/// v += h (g + F/m), w += h I^-1 tau (semi-implicit Euler, velocities first).
-void integrateVelocity(Body& b, const Vec3& gravity, Real h);
-
-/// x += h v, q += h/2 (0, w) q, then renormalise q.
-void integratePosition(Body& b, Real h);
-
 /// Rotates `q` by the small rotation vector `theta` (rad) and renormalises. Inline: the solver
-/// turns every awake body twice a substep (its rotation and its turn since the step began).
+/// turns every awake body's turn since the step began once a substep.
 inline Quat rotateBy(const Quat& q, const Vec3& theta) {
   // First-order quaternion update q' = q + 1/2 (0, theta) q, renormalised (Baraff 1997, sec. 4).
   const Quat w(0.0, theta.x, theta.y, theta.z);
