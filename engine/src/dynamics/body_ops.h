@@ -12,7 +12,7 @@ Expected<Body> makeBody(const BodyDef& def);
 void refreshOptions(Body& b);
 
 /// Rotates `q` by the small rotation vector `theta` (rad) and renormalises. Inline: the solver
-/// turns every awake body's turn since the step began once a substep.
+/// calls it for every awake body once a substep (on the body's turn since the step began).
 inline Quat rotateBy(const Quat& q, const Vec3& theta) {
   // First-order quaternion update q' = q + 1/2 (0, theta) q, renormalised (Baraff 1997, sec. 4).
   const Quat w(0.0, theta.x, theta.y, theta.z);
