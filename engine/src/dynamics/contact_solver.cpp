@@ -576,7 +576,7 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
   sb.v = b.linearVelocity;
   sb.w = b.angularVelocity;
   sb.rotation = glm::mat3_cast(b.rotation);
-  sb.center = b.center;
+  sb.centerStart = b.center;
   sb.rotationStart = b.rotation;
   if (b.isDynamic()) {
     sb.invMass = b.invMass;
@@ -1161,9 +1161,9 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
 namespace {
 
 // The body's pose now: its pose at the step's start moved and turned by the solver body's motion
-// since (SolverBody::rotationStart).
+// since (SolverBody::centerStart, rotationStart).
 void poseNow(const SolverBody& sb, Body& b) {
-  b.center = sb.center + sb.dp;
+  b.center = sb.centerStart + sb.dp;
   b.rotation = glm::normalize(sb.dq * sb.rotationStart);
 }
 

@@ -51,8 +51,9 @@ struct SolverBody {
   /// moved by dp and turned by dq (poseNow): the substeps integrate only the motion, and the
   /// pose is composed where it is read (a drag, the step's end). rotateBy's update is linear in
   /// the quaternion before its normalisation, so composing with dq gives the rotation that
-  /// integrating the body's own would, to rounding, for half the work per substep.
-  Vec3 center{0.0};
+  /// updating the body's own would, to rounding, for one quaternion update per substep instead
+  /// of two.
+  Vec3 centerStart{0.0};
   Quat rotationStart{1.0, 0.0, 0.0, 0.0};
   Real invMass = 0.0;    ///< 1/kg, 0 for kinematic bodies
   Mat3 invI{0.0};        ///< world axes, fixed for the step
