@@ -236,6 +236,42 @@ TEST_CASE("a capsule lying on a box or a capsule touches at two points", "[round
   CHECK_THAT(cc.distance, WithinAbs(-0.01, 1e-3));
 }
 
+TEST_CASE("a capsule tilted over a box's face gets its far end as a point within reach",
+          "[round]") {
+  // Along x, tilted 10 degrees about z (beyond the 3 degrees of the lying test above), its lower
+  // end 2 mm above the box's top face y = 0.5: the upper end is 2 sin 10 * 0.5 m = 0.174 m
+  // higher. Within a speculative distance of 0.2 both ends are points, each at its own plane
+  // distance (a capsule turning down onto the face is met at its far end before that end sinks
+  // in: 43-66 mm into the ground in the 2000-capsule heap with the nearer end alone); within 0.1
+  // only the nearer end is.
+  const Settings settings;
+  const Shape cap = *makeCapsule(0.25, 0.5);
+  const Shape box = *makeBox(Vec3(2.0, 0.5, 2.0));
+  const Real tilt = 10.0 * std::numbers::pi / 180.0;
+  const Real rise = std::sin(tilt);  // between the ends: 2 * 0.5 sin(tilt)
+  Transform xc;
+  xc.position = Vec3(0.0, 0.5 + 0.25 + 0.002 + 0.5 * rise, 0.0);
+  xc.rotation = glm::angleAxis(tilt, Vec3(0.0, 0.0, 1.0)) *
+                glm::angleAxis(Real(std::numbers::pi / 2), Vec3(0.0, 0.0, 1.0));
+  const Transform xb;
+  for (const bool flip : {false, true}) {
+    const CollideResult wide =
+        flip ? collide(box, xb, cap, xc, 0.2, settings) : collide(cap, xc, box, xb, 0.2, settings);
+    REQUIRE(wide.pointCount == 2);
+    CHECK(glm::length(wide.normal - Vec3(0.0, flip ? 1.0 : -1.0, 0.0)) < 1e-12);
+    CHECK_THAT(wide.distance, WithinAbs(0.002, 1e-12));
+    const Real lo = std::min(wide.points[0].separation, wide.points[1].separation);
+    const Real hi = std::max(wide.points[0].separation, wide.points[1].separation);
+    CHECK_THAT(lo, WithinAbs(0.002, 1e-12));
+    CHECK_THAT(hi, WithinAbs(0.002 + rise, 1e-12));
+    CHECK(wide.points[0].id != wide.points[1].id);
+    const CollideResult tight =
+        flip ? collide(box, xb, cap, xc, 0.1, settings) : collide(cap, xc, box, xb, 0.1, settings);
+    REQUIRE(tight.pointCount == 1);
+    CHECK_THAT(tight.points[0].separation, WithinAbs(0.002, 1e-12));
+  }
+}
+
 TEST_CASE("a capsule crossed over another gets the overlap's ends as points within reach",
           "[round]") {
   // A lies along x; B, crossed 20 degrees from it in the plane above, touches it at the crossing.

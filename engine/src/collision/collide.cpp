@@ -641,6 +641,19 @@ CollideResult collideCapsuleHull(const Shape& sa, const Transform& xa, const Sha
                speculative);
     withClosestPoints(r, f, a.p[k], f.onHull);
     fb = f.face;
+    // The other end too where it is within the speculative distance, each end at its own plane
+    // distance (ids 0 and 1, the ends' as the clipped segment's below): a capsule tilted more
+    // than the parallel test allows, turning down onto the face, is met at the end it turns down
+    // before that end sinks in. (With the nearer end alone, capsules of the 2000-capsule heap
+    // landing tilted by a few degrees pressed their far end 43-66 mm into the ground within a
+    // step, no point being there to stop it.)
+    const CollidePoint other = roundPoint(a.p[1 - k], -f.normal, end[1 - k].coreSep, a.radius, rB,
+                                          static_cast<uint32_t>(1 - k));
+    if (r.pointCount == 1 && other.separation <= speculative) {
+      r.points[0].id = static_cast<uint32_t>(k);
+      r.points[1] = other;
+      r.pointCount = 2;
+    }
   } else {
     r = collideCores(sa, xa, sb, xb, speculative, s, warm);
   }
