@@ -160,6 +160,36 @@ TEST_CASE("mesh and height-field queries equal brute force over the triangles", 
   CHECK(contacts > 300);
 }
 
+TEST_CASE("a capsule tilted over a triangle gets its far end as a point within reach", "[mesh]") {
+  // One triangle in y = 0 (normal up) and a capsule over it, tilted 10 degrees from lying, its
+  // lower end 2 mm above the plane, the whole segment over the triangle: within a speculative
+  // distance of 0.2 both ends are points at their plane distances (the upper end 2 * 0.5 sin 10 m
+  // higher), within 0.1 only the nearer end is, as on a hull's face (test_round_shapes).
+  const Shape mesh =
+      *makeMesh({Vec3(-3.0, 0.0, 3.0), Vec3(3.0, 0.0, 3.0), Vec3(0.0, 0.0, -3.0)}, {{0, 1, 2}});
+  const TriangleRef tri = mesh.mesh()->triangle(0);
+  REQUIRE(glm::length(tri.normal - Vec3(0.0, 1.0, 0.0)) < 1e-12);
+  const Settings settings;
+  const Shape cap = *makeCapsule(0.25, 0.5);
+  const Real tilt = 10.0 * std::numbers::pi / 180.0;
+  const Real rise = std::sin(tilt);
+  Transform xc;
+  xc.position = Vec3(0.0, 0.25 + 0.002 + 0.5 * rise, 0.5);
+  xc.rotation = glm::angleAxis(tilt, Vec3(0.0, 0.0, 1.0)) *
+                glm::angleAxis(Real(std::numbers::pi / 2), Vec3(0.0, 0.0, 1.0));
+  const Transform place;
+  const CollideResult wide = collideTriangle(tri, place, cap, xc, 0.2, settings);
+  REQUIRE(wide.pointCount == 2);
+  CHECK(glm::length(wide.normal - Vec3(0.0, 1.0, 0.0)) < 1e-12);
+  const Real lo = std::min(wide.points[0].separation, wide.points[1].separation);
+  const Real hi = std::max(wide.points[0].separation, wide.points[1].separation);
+  CHECK_THAT(lo, WithinAbs(0.002, 1e-12));
+  CHECK_THAT(hi, WithinAbs(0.002 + rise, 1e-12));
+  const CollideResult tight = collideTriangle(tri, place, cap, xc, 0.1, settings);
+  REQUIRE(tight.pointCount == 1);
+  CHECK_THAT(tight.points[0].separation, WithinAbs(0.002, 1e-12));
+}
+
 TEST_CASE("a box slides across 100 x 100 flush triangles without a bump", "[mesh]") {
   World w{Settings{}};
   editSettings(w, [&](Settings& s) { s.sleep.enabled = false; });
