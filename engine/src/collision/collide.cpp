@@ -870,14 +870,13 @@ CollideResult collideTriangle(const TriangleRef& local, const Transform& xt, con
     // lies over the triangle, above its plane (the nearer end is then the closest point), each at
     // its own plane distance, as on a hull's face: a capsule turning down is met at its far end
     // before that end sinks in.
+    const bool lying = len > 0.0 && std::abs(glm::dot(e / len, nT)) < 0.05;
+    const bool above = len > 0.0 && glm::dot(p0 - v[0], nT) > 0.0 && glm::dot(p1 - v[0], nT) > 0.0;
     Real lo = 0.0, hi = 1.0;
-    if (len > 0.0)
+    if (lying || above)
       for (int k = 0; k < 3; ++k)  // inward for a counter-clockwise triangle
         clipSegment(glm::cross(nT, v[(k + 1) % 3] - v[k]), v[k], p0, e, lo, hi);
-    const bool lying = len > 0.0 && std::abs(glm::dot(e / len, nT)) < 0.05;
-    const bool above = len > 0.0 && lo == 0.0 && hi == 1.0 && glm::dot(p0 - v[0], nT) > 0.0 &&
-                       glm::dot(p1 - v[0], nT) > 0.0;
-    if (lying || above) {
+    if (lying || (above && lo == 0.0 && hi == 1.0)) {
       n = nT;
       for (int k = 0; k < 2 && hi - lo > 1e-9; ++k) {
         const Vec3 c = p0 + (k == 0 ? lo : hi) * e;
