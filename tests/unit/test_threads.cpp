@@ -25,6 +25,15 @@ using namespace tumble::test;
 
 namespace {
 
+// Under ThreadSanitizer (5-15x slower) the two big scenes compare the first thread count with 3 and
+// 8 only, and skip the reversed task system (it runs every chunk on the calling thread, so it has
+// nothing to show TSan); the release and ASan builds run every count.
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 std::unique_ptr<World> heap1000() {
   std::vector<BodyDef> defs;
   appendHeap(defs, false, 1000, 1);
@@ -152,6 +161,7 @@ TEST_CASE("a 1000-box heap gives the same bits at 1, 2, 3, 4 and 8 threads", "[t
   CHECK(one.last.recycled > 100);
   CHECK(one.last.gjkCalls > 100);
   for (int threads : {2, 3, 4, 8}) {
+    if (kThreadSanitizer && threads != 3 && threads != 8) continue;
     INFO(threads << " threads");
     requireSame(one, runAt(heap1000(), threads, 120));
   }
@@ -233,8 +243,10 @@ TEST_CASE(
   CHECK(fellAsleepSteps >= 20);
   const Trace three = runStacks(nullptr, 3);
   requireSame(one, three);
-  ReversedTasks tasks;
-  requireSame(one, runStacks(&tasks, 1));
+  if (!kThreadSanitizer) {
+    ReversedTasks tasks;
+    requireSame(one, runStacks(&tasks, 1));
+  }
   requireSame(one, runStacks(nullptr, 8));
 }
 
