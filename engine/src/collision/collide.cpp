@@ -406,11 +406,9 @@ void clipSegment(const Vec3& side, const Vec3& on, const Vec3& p0, const Vec3& e
 CollideResult collideSpheres(const Shape& sa, const Transform& xa, const Shape& sb,
                              const Transform& xb, Real speculative, const Settings&,
                              const GjkSimplex*) {
-  const WorldCore a = worldCore(sa, xa), b = worldCore(sb, xb);
-  const Vec3 d = b.p[0] - a.p[0];
-  const Real len = glm::length(d);
-  const Vec3 n = len > 0.0 ? d / len : Vec3(0.0, 1.0, 0.0);
-  return single(roundPoint(a.p[0], n, len, a.radius, b.radius, kSinglePointId), n, speculative);
+  Vec3 n;
+  const CollidePoint p = detail::spherePoint(sa, xa, sb, xb, n);
+  return single(p, n, speculative);
 }
 
 CollideResult collideCapsuleSphere(const Shape& sa, const Transform& xa, const Shape& sb,
@@ -487,6 +485,15 @@ CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape&
 }
 
 }  // namespace
+
+CollidePoint detail::spherePoint(const Shape& sa, const Transform& xa, const Shape& sb,
+                                 const Transform& xb, Vec3& normal) {
+  const WorldCore a = worldCore(sa, xa), b = worldCore(sb, xb);
+  const Vec3 d = b.p[0] - a.p[0];
+  const Real len = glm::length(d);
+  normal = len > 0.0 ? d / len : Vec3(0.0, 1.0, 0.0);
+  return roundPoint(a.p[0], normal, len, a.radius, b.radius, kSinglePointId);
+}
 
 CollideResult collideCores(const Shape& sa, const Transform& xa, const Shape& sb,
                            const Transform& xb, Real speculative, const Settings& s,

@@ -55,6 +55,12 @@ inline constexpr Real kCapReduceTie = 0.05;
 CollidePoint roundPoint(const Vec3& cA, const Vec3& normal, Real coreSep, Real rA, Real rB,
                         uint32_t id);
 
+/// Two spheres' one contact point, on the line between their centres, and `normal`, unit from A
+/// to B ((0, 1, 0) when the centres coincide): collideSpheres without its CollideResult (the
+/// world writes a sphere pair's point straight into its manifold, updateSphereManifold).
+CollidePoint spherePoint(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,
+                         Vec3& normal);
+
 /// A cylinder (A) against any convex shape (B): GJK/EPA on the exact support function, then the
 /// features along the normal clipped against each other: a cap standing on a face gives up to
 /// four points, a side lying on a face two.

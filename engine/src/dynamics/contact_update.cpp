@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "collision/collide_internal.h"
 #include "geometry/tangent_basis.h"
 
 namespace tumble {
@@ -90,6 +91,29 @@ void carryImpulses(const Manifold& previous, Manifold& m) {
   }
 }
 
+// The points of `m` (m.pointCount of `points`, world points on A and B) as anchors relative to
+// each centre of mass, the normal and its tangents, the pose they were found at, and the impulses
+// carried from `previous`.
+void writePoints(const Body& a, const Body& b, const Vec3& normal, const CollidePoint* points,
+                 const Manifold* previous, Manifold& m) {
+  m.normal = normal;
+  tangentBasis(m.normal, m.tangent1, m.tangent2);
+  const Quat invA = glm::conjugate(a.rotation), invB = glm::conjugate(b.rotation);
+  for (int i = 0; i < m.pointCount; ++i) {
+    const CollidePoint& p = points[i];
+    ContactPoint& cp = m.points[i];
+    cp = ContactPoint{};
+    cp.localA = invA * (p.pointA - a.center);
+    cp.localB = invB * (p.pointB - b.center);
+    cp.separation = p.separation;
+    cp.foundSeparation = static_cast<float>(p.separation);
+    cp.baseSeparation = p.separation - glm::dot(m.normal, p.pointB - p.pointA);
+    cp.id = p.id;
+  }
+  m.found = {a.center, b.center, a.rotation, b.rotation, true};
+  if (previous && previous->pointCount > 0) carryImpulses(*previous, m);
+}
+
 }  // namespace
 
 void updateManifold(const Body& a, const Body& b, const CollideResult& r, const Manifold* previous,
@@ -112,22 +136,29 @@ void updateManifold(const Body& a, const Body& b, const CollideResult& r, const 
     }
     return;
   }
-  m.normal = r.normal;
-  tangentBasis(m.normal, m.tangent1, m.tangent2);
-  const Quat invA = glm::conjugate(a.rotation), invB = glm::conjugate(b.rotation);
-  for (int i = 0; i < r.pointCount; ++i) {
-    const CollidePoint& p = r.points[i];
-    ContactPoint& cp = m.points[i];
-    cp = ContactPoint{};
-    cp.localA = invA * (p.pointA - a.center);
-    cp.localB = invB * (p.pointB - b.center);
-    cp.separation = p.separation;
-    cp.foundSeparation = static_cast<float>(p.separation);
-    cp.baseSeparation = p.separation - glm::dot(m.normal, p.pointB - p.pointA);
-    cp.id = p.id;
+  writePoints(a, b, r.normal, r.points, previous, m);
+}
+
+void updateSphereManifold(const Body& a, const Body& b, Real speculative, const Manifold* previous,
+                          Manifold& m, NarrowPhaseCounters& counters) {
+  // What collideSpheres' CollideResult would give updateManifold: no GJK run (no simplex, no
+  // iterations, no closest points: no axis), counted as one GJK call and, overlapping, one EPA.
+  Vec3 normal;
+  const CollidePoint p =
+      detail::spherePoint(a.shape, a.transform(), b.shape, b.transform(), normal);
+  ++counters.gjkCalls;
+  m.cache = GjkSimplex{};
+  m.gjkIterations = 0;
+  m.epaIterations = 0;
+  m.overlapping = p.separation < 0.0;
+  if (m.overlapping) ++counters.epaCalls;
+  m.distance = p.separation;
+  m.pointCount = p.separation > speculative ? 0 : 1;
+  if (m.pointCount == 0) {
+    m.normal = Vec3(0.0);
+    return;
   }
-  m.found = {a.center, b.center, a.rotation, b.rotation, true};
-  if (previous && previous->pointCount > 0) carryImpulses(*previous, m);
+  writePoints(a, b, normal, &p, previous, m);
 }
 
 bool canRecycle(const Body& a, const Body& b, const Manifold& previous, Real tolerance) {

@@ -21,6 +21,13 @@ namespace tumble {
 void updateManifold(const Body& a, const Body& b, const CollideResult& r, const Manifold* previous,
                     Manifold& m, NarrowPhaseCounters& counters);
 
+/// updateManifold for two spheres (both bodies' shapes), without collide()'s CollideResult: the
+/// same manifold, bit for bit, as updateManifold with collide()'s answer (collideSpheres). A
+/// sphere heap's pairs are most of its narrow phase, and the 520-byte result, written and read
+/// again, was a third of each pair's work.
+void updateSphereManifold(const Body& a, const Body& b, Real speculative, const Manifold* previous,
+                          Manifold& m, NarrowPhaseCounters& counters);
+
 /// Contact recycling (Box3D's idea, written here), step one: may `previous` (a manifold with points
 /// from the narrow phase) be kept at the bodies' current poses? True while, since the narrow phase
 /// found its points, neither body turned more than 10 degrees and no point of one body moved more

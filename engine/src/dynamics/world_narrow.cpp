@@ -201,7 +201,8 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
   // Built in place (a manifold is 656 bytes): a recycled one copied from last step's, a new one
   // value-initialised, each written once (a cleared entry overwritten by the copy was a second
   // 656-byte write per recycled pair); cleared again only after a failed recycle.
-  bool recycled = old && canRecycle(A, B, *old, s.contact.recycleDistance);
+  const bool spheres = A.shape.type() == ShapeType::Sphere && B.shape.type() == ShapeType::Sphere;
+  bool recycled = !spheres && old && canRecycle(A, B, *old, s.contact.recycleDistance);
   Manifold& m = recycled ? convex->emplace_back(*old) : convex->emplace_back();
   if (recycled && !remeasure(A, B, m)) {  // tipping or rocking on the kept points
     recycled = false;
@@ -216,6 +217,10 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
   m.radiusA = static_cast<float>(A.shape.roundRadius());
   m.radiusB = static_cast<float>(B.shape.roundRadius());
   if (recycled) return;
+  if (spheres) {
+    updateSphereManifold(A, B, job.speculative, old, m, summary.counters);
+    return;
+  }
   const GjkSimplex* warm = oldPair && oldPair->cache.count > 0 ? &oldPair->cache : nullptr;
   const CollideResult found =
       collide(A.shape, A.transform(), B.shape, B.transform(), job.speculative, s, warm);
