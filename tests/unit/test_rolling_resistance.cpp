@@ -1,6 +1,6 @@
 // Rolling resistance (BodyDef::rollingResistance, Box2D v3's shape option in 3D): a contact resists
-// the relative spin about its tangents with a torque of at most c R N. The decelerations are
-// derived here from the rigid-body equations, not read from the engine.
+// the relative spin about its tangents, and about its normal, with a torque of at most c R N. The
+// decelerations are derived here from the rigid-body equations, not read from the engine.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -121,6 +121,49 @@ TEST_CASE("without rolling resistance a sphere keeps rolling at its speed", "[ro
   const Roll r = roll(sphereDef(0.5, 0.0), 0.5, 2.0);
   CHECK_THAT(r.endSpeed, WithinRel(2.0, 0.01));
   CHECK_FALSE(r.stopped);
+}
+
+// A ball spinning about the vertical on its one contact point: the spin is resisted as the rolling
+// is, by a torque of at most c R N (N = m g), so with I = 2/5 m R^2 it slows at
+// c R m g / I = 5 c g / (2 R) and stops; without rolling resistance only the twist friction acts,
+// whose arm on one point is the tiny depth, and it keeps spinning.
+TEST_CASE("a ball spinning on its contact point slows at 5 c g / (2 R) and stops", "[rolling]") {
+  const Real g = -Settings{}.gravity.y, radius = 0.5;
+  // Spun at w0, measured over [0.1 s, 0.4 s].
+  auto spin = [&](Real c, Real w0, Real seconds, Real* decel, Real* drift) {
+    World w{Settings{}};
+    editSettings(w, [&](Settings& s) { s.sleep.enabled = false; });
+    addGround(w, 40.0);
+    BodyDef def = sphereDef(radius, c);
+    def.angularVelocity = Vec3(0.0, w0, 0.0);
+    const BodyId id = *w.createBody(def);
+    const Real dt = w.settings().dt;
+    const int steps = static_cast<int>(std::lround(seconds / dt));
+    const int first = static_cast<int>(std::lround(0.1 / dt));
+    const int second = static_cast<int>(std::lround(0.4 / dt));
+    Real atFirst = 0.0;
+    *drift = 0.0;
+    for (int i = 1; i <= steps; ++i) {
+      REQUIRE(w.step(dt));
+      const BodyView b = *w.body(id);
+      if (i == first) atFirst = b.angularVelocity.y;
+      if (i == second) *decel = (atFirst - b.angularVelocity.y) / (0.4 - 0.1);
+      *drift = std::max(*drift, glm::length(Vec3(b.centerOfMass.x, 0.0, b.centerOfMass.z)));
+    }
+    return glm::length(w.body(id)->angularVelocity);
+  };
+  for (const Real c : {0.1, 0.2}) {
+    CAPTURE(c);
+    const Real alpha = 5.0 * c * g / (2.0 * radius);
+    Real decel = 0.0, drift = 0.0;
+    const Real w0 = 0.8 * alpha;  // stops at 0.8 s
+    const Real end = spin(c, w0, 2.0, &decel, &drift);
+    CHECK_THAT(decel, WithinRel(alpha, 0.03));
+    CHECK(end < 1e-5);
+    CHECK(drift < 1e-6);  // it spins in place
+  }
+  Real decel = 0.0, drift = 0.0;
+  CHECK_THAT(spin(0.0, 3.0, 2.0, &decel, &drift), WithinRel(3.0, 0.01));
 }
 
 TEST_CASE("a capsule rolling across its axis decelerates by its own inertia", "[rolling]") {

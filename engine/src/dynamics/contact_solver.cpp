@@ -1379,10 +1379,15 @@ void ContactSolver::solve(WideContact& c, bool reverse) {
       applyAngular(discImpulse(cold.rollingImpulse, cold.rollingMass, dot(wr, c.t1), dot(wr, c.t2),
                                cold.rollingResistance * total, c.t1, c.t2));
     }
-    // Twist about the normal, limited by mu * load * arm.
+    // Twist about the normal, limited by mu * load * arm; in a row with rolling resistance by at
+    // least resistance * load too (the spin about the normal resisted as the rolling is, as
+    // Box3D's rolling row does on all three axes): one point has no arm, and a ball spinning on
+    // its contact point kept spinning for minutes (the 2000-sphere heap with c = 0.1: 337 balls
+    // spinning at up to 5.9 rad/s after 20 s, and their islands awake).
     {
       const Wide wn = dot(c.normal, relativeSpin<still>(A, B));
-      const Wide limit = c.friction * total * c.twistArm;
+      Wide limit = c.friction * total * c.twistArm;
+      if (c.rolling) limit = max(limit, cold.rollingResistance * total);
       const Wide old = c.twistImpulse;
       const Wide next = max(min(old - c.twistMass * wn, limit), -limit);
       c.twistImpulse = next;
