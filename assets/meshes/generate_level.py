@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes level.obj: the static level of the `level` scene, a small skate park on a 60 m floor:
-stairs and a ramp up to two platforms, a bowl and a half-pipe. Every triangle is counter-clockwise
+stairs and a ramp up to two platforms, a bowl and a half-pipe, walled in by a 1 m rim. Every triangle is counter-clockwise
 seen from the side bodies touch (Tumble's triangles are one-sided). Run from this folder:
 python3 generate_level.py"""
 import math
@@ -102,6 +102,13 @@ for side in (1, -1):
             quad(idx[0], idx[1], idx[2], idx[3])
         else:
             quad(idx[3], idx[2], idx[1], idx[0])
+
+# A rim around the floor: walls 1 m high and 0.5 m thick just outside its edges, so that nothing
+# rolls off the level (a ball off the platform had crossed the floor and fallen for ever).
+box_top_and_sides(-30.5, 30.5, -30.5, -30, 1.0)  # north (-z), its inner side the "s" one
+box_top_and_sides(-30.5, 30.5, 30, 30.5, 1.0)  # south (+z)
+box_top_and_sides(-30.5, -30, -30, 30, 1.0, "we")  # west (-x), between them
+box_top_and_sides(30, 30.5, -30, 30, 1.0, "we")  # east (+x)
 
 with open("level.obj", "w") as f:
     f.write("# Tumble's skate-park level, written by generate_level.py\n")

@@ -232,7 +232,7 @@ TEST_CASE("assets/meshes/level.obj loads through the folder beside the shapes", 
   REQUIRE(s);
   const TriangleMesh* m = s->bodies[0].shape.mesh();
   REQUIRE(m != nullptr);
-  CHECK(m->triangles.size() == 1060);
+  CHECK(m->triangles.size() == 1092);
   CHECK(m->vertices[0] == Vec3(-30.0, 0.0, -30.0));
 }
 
@@ -322,7 +322,7 @@ TEST_CASE("loadScene finds meshes and height fields beside the scene, else in th
   auto t = loadScene(lone / "scenes" / "level.json");
   REQUIRE(t);
   REQUIRE(t->bodies[0].shape.mesh() != nullptr);
-  CHECK(t->bodies[0].shape.mesh()->triangles.size() == 1060);
+  CHECK(t->bodies[0].shape.mesh()->triangles.size() == 1092);
 
   // A file missing beside the scene is named with the place it was looked for.
   writeText(pack / "scenes" / "missing.json",
