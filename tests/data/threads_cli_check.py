@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-GOLDEN = "0bc30f9dc5afaae2"  # pile after 60 steps
+GOLDEN = "2de6d8a9385b3662"  # pile after 60 steps
 
 cli, scenes, work = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []

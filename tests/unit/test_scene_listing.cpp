@@ -114,5 +114,6 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
   REQUIRE(names.size() > 17);
   CHECK(files[17].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
-        "box (the default scene).");
+        "box (the default scene). Rolling resistance 0.05, so that the round ones come to rest "
+        "too.");
 }
