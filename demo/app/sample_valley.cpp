@@ -104,7 +104,8 @@ class ValleySample final : public WorldSample {
         "built in code: a 256 x 256 height field (131,072 triangles) and a crater, a "
         "static mesh of " +
         std::to_string(crater->mesh()->triangles.size()) +
-        " triangles; compound tables and dumbbells, balls and boxes dropped on them");
+        " triangles; compound tables and dumbbells, balls and boxes dropped on them "
+        "(rolling resistance 0.05)");
 
     std::vector<BodyDef> defs;
     // `turn` radians about `axis`.
@@ -115,6 +116,9 @@ class ValleySample final : public WorldSample {
       def.shape = shape;
       def.position = position;
       if (type == BodyType::Dynamic) def.position.y += kDropLift;
+      // So that the balls and dumbbells come to rest (without it one rolled off across the
+      // hills and kept 4 of the 15 awake).
+      if (type == BodyType::Dynamic) def.rollingResistance = 0.05;
       def.orientation = glm::angleAxis(turn, glm::normalize(axis));
       defs.push_back(def);
     };
