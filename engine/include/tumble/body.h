@@ -41,10 +41,11 @@ struct BodyDef {
   Real density = 1000.0;                 ///< kg/m^3, > 0 for dynamic bodies
   Real friction = 0.5;                   ///< Coulomb coefficient, [0, 10]
   Real restitution = 0.0;                ///< [0, 1]
-  /// Dimensionless, >= 0 and finite (Box2D v3's shape option): a contact resists rolling with a
-  /// torque of at most rollingResistance * rolling radius * normal force. The rolling radius is a
-  /// sphere's or capsule's radius and 0 for a hull (which does not roll), so a hull body's motion
-  /// does not depend on it. 0 (the default) costs nothing.
+  /// Dimensionless, >= 0 and finite (Box2D v3's shape option): a contact resists rolling, and
+  /// spinning about its normal, with a torque of at most rollingResistance * rolling radius *
+  /// normal force (the spin also meets the twist friction, whichever is larger). The rolling radius
+  /// is a sphere's or capsule's radius and 0 for a hull (which does not roll), so a hull body's
+  /// motion does not depend on it. 0 (the default) costs nothing.
   Real rollingResistance = 0.0;
   /// 1/s, >= 0 and finite. Each substep of length h scales the velocity the body enters it with
   /// by 1 / (1 + h c) before gravity and forces are added (Box2D v3's form): a free body's speed
