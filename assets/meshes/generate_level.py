@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes level.obj: the static level of the `level` scene, a small skate park on a 60 m floor:
-stairs and a ramp up to two platforms, a bowl and a half-pipe, walled in by a 1 m rim. Every triangle is counter-clockwise
-seen from the side bodies touch (Tumble's triangles are one-sided). Run from this folder:
-python3 generate_level.py"""
+stairs and a ramp up to two platforms, a bowl and a half-pipe, walled in by a 1 m rim. Every
+triangle is counter-clockwise seen from the side bodies touch (Tumble's triangles are one-sided).
+Run from this folder: python3 generate_level.py"""
 import math
 
 verts = []
