@@ -26,7 +26,8 @@
 // threaded path's step, serial and parallel parts, the serial fraction, the parallel loops and
 // chunks per step, the speed-up over the 1-thread path that Amdahl's law predicts for W threads
 // with no pool overhead and even loads, 1-thread / (serial + parallel / W), and whether both
-// worlds end with the same hash. `perf record -g` on such a run splits the parts by phase.
+// worlds end with the same hash; under it each path's mean phase times (StepStats). `perf record
+// -g` on such a run splits the parts by phase.
 //
 //   bench_threads --pool W
 //
@@ -34,6 +35,7 @@
 // 5 us of arithmetic each (least and median of 100 rounds of 200 loops), less the same loop run
 // inline divided by W. Wall time: it needs the W cores to itself to mean anything.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -133,6 +135,11 @@ class InlineTasks final : public tumble::TaskSystem {
   int workers_;
 };
 
+// The phases runSplit prints under each heap (StepStats, wall ms: on one thread about its CPU
+// time).
+constexpr const char* kPhaseNames[10] = {"broad", "narrow", "solver", "islands", "prep",
+                                         "warm",  "solve",  "relax",  "integ",   "store"};
+
 int runSplit(const std::vector<Heap>& heaps, int workers, int steps) {
   std::printf(
       "%d steps of 1/60 s on one thread through a task system of %d workers run inline;\n"
@@ -151,15 +158,26 @@ int runSplit(const std::vector<Heap>& heaps, int workers, int steps) {
     world.setTaskSystem(&tasks);
     const Real dt = world.settings().dt;
     Real total = 0.0, totalSingle = 0.0;
+    // Each path's phases (broad, narrow, solver, islands, then the solver's six stages).
+    std::array<Real, 10> phases[2] = {};
+    auto addPhases = [](std::array<Real, 10>& to, const tumble::StepStats& st) {
+      const std::array<Real, 6> stages = st.solverStagesMs();
+      const std::array<Real, 10> step = {
+          st.broadphaseMs, st.narrowphaseMs, st.solverMs, st.islandsMs, stages[0],
+          stages[1],       stages[2],        stages[3],   stages[4],    stages[5]};
+      for (size_t j = 0; j < to.size(); ++j) to[j] += step[j];
+    };
     for (int i = 0; i < steps; ++i) {
       const Real t0 = cpuMs();
       (void)single.step(dt);
       totalSingle += cpuMs() - t0;
+      addPhases(phases[0], single.stats());
     }
     for (int i = 0; i < steps; ++i) {
       const Real t0 = cpuMs();
       (void)world.step(dt);
       total += cpuMs() - t0;
+      addPhases(phases[1], world.stats());
     }
     const Real step = total / steps, parallel = tasks.insideMs / steps, serial = step - parallel;
     const Real one = totalSingle / steps;
@@ -168,6 +186,12 @@ int runSplit(const std::vector<Heap>& heaps, int workers, int steps) {
                 static_cast<Real>(tasks.loops) / steps, static_cast<Real>(tasks.chunks) / steps,
                 one / (serial + parallel / workers),
                 world.stateHash() == single.stateHash() ? "same" : "DIFF");
+    for (int k = 0; k < 2; ++k) {
+      std::printf("  %-10s", k == 0 ? "1-thread" : "threaded");
+      for (size_t j = 0; j < phases[k].size(); ++j)
+        std::printf(" %s %.3f", kPhaseNames[j], phases[k][j] / steps);
+      std::printf("\n");
+    }
     std::fflush(stdout);
   }
   return 0;

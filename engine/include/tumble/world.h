@@ -319,8 +319,8 @@ class World {
   void mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters);
   void collideJobs(TaskSystem* tasks, Real h, const Settings& s);
   void mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters);
-  void measureJob(NarrowJob& job, const NarrowResult& r) const;
-  const Manifold* jobManifolds(const NarrowJob& job, const NarrowResult& r) const;
+  void measureJob(NarrowJob& job, size_t k) const;
+  const Manifold* jobManifolds(const NarrowJob& job, size_t k) const;
   void updateSleep(Real dt, const Settings& s);
   void countStep();
   void sweepBullets();

@@ -24,6 +24,11 @@ namespace {
 // clipping), so a chunk is long against the pool's 1-2 us per loop and there are enough chunks to
 // even the load.
 constexpr int kPairGrain = 256;
+// How many pairs ahead the narrow phase's loops fetch a body (the keys come sorted by a: b jumps
+// across the bodies).
+constexpr size_t kFetchAhead = 4;
+// How many jobs ahead the copy pass fetches a job's result.
+constexpr size_t kResultAhead = 8;
 static_assert(kPairGrain ==
               64 * static_cast<int>(std::tuple_size_v<decltype(NarrowChunk::attention)>));
 
@@ -78,10 +83,11 @@ Real extent(const Body& body, const Vec3& n) {
 
 // A Convex job's manifold as the new ContactPair keeps it (with threads: the copy pass reads it
 // from the job's result).
-void keepConvex(const Manifold& m, NarrowResult& r) {
+void keepConvex(const Manifold& m, const NarrowSummary& summary, NarrowResult& r) {
   r.cache = m.cache;
   r.distance = m.distance;
-  r.summary.overlapping = m.overlapping;
+  r.recycled = summary.recycled;
+  r.overlapping = summary.overlapping;
   r.axis = axisOf(m);
 }
 
@@ -109,6 +115,10 @@ bool needsMerge(const NarrowJob& job, bool crosscheck) {
 void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
   const Body& A = bodies_[job.a];
   const Body& B = bodies_[job.b];
+  job.aliveA = A.alive;
+  job.aliveB = B.alive;
+  job.generationA = A.generation;
+  job.generationB = B.generation;
   job.activeA = active(A);
   job.activeB = active(B);
   job.dynamicA = A.isDynamic();
@@ -318,7 +328,6 @@ void World::updateContacts(Real h, const Settings& s) {
 // and last step's pairs, a small ContactPair for every pair and a Manifold only for pairs with
 // points.
 void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters) {
-  constexpr size_t kFetchAhead = 4;
   const std::vector<std::pair<int, int>>& keys = pairKeys_;
   NarrowScratch& ns = narrow_;
   if (ns.childContacts.empty()) ns.childContacts.resize(1);
@@ -450,7 +459,11 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
   const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
   const size_t workers = static_cast<size_t>(tasks->workerCount());
   if (ns.childContacts.size() < workers) ns.childContacts.resize(workers);
-  if (ns.results.size() < ns.jobs.size()) ns.results.resize(ns.jobs.size());
+  if (ns.results.size() < ns.jobs.size()) {
+    ns.results.resize(ns.jobs.size());
+    ns.jobCounters.resize(ns.jobs.size());
+    ns.childManifolds.resize(ns.jobs.size());
+  }
   if (ns.convex.size() < workers) ns.convex.resize(workers);
   for (std::vector<Manifold>& list : ns.convex) list.clear();
   auto keyOf = [](const ContactPair& p) { return std::pair(p.a.index, p.b.index); };
@@ -471,7 +484,20 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
         chunk.pairs = 0;
         chunk.manifolds = 0;
         chunk.oldBegin = static_cast<int>(oi);
+        chunk.counters = {};
+        chunk.recycled = 0;
+        chunk.recount = false;
         for (int k = begin; k < end; ++k) {
+          // As the serial loop does: a later pair's b and its box, fetched ahead.
+          if (static_cast<size_t>(k) + kFetchAhead < static_cast<size_t>(end)) {
+            const int ahead = keys[static_cast<size_t>(k) + kFetchAhead].second;
+            const Body& b = bodies_[static_cast<size_t>(ahead)];
+            detail::prefetch(&b.type);
+            detail::prefetch(&b.center);
+            detail::prefetch(&b.angularVelocity);
+            detail::prefetch(&b.awake);
+            detail::prefetch(&boxes_[static_cast<size_t>(ahead)]);
+          }
           NarrowJob& job = ns.jobs[k];
           job.a = keys[k].first;
           job.b = keys[k].second;
@@ -483,24 +509,32 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
               oi < pairs_.size() && keyOf(pairs_[oi]) == keys[k] ? static_cast<int>(oi++) : -1;
           job.late = -1;
           classifyPair(job, h, s);
-          NarrowResult& r = ns.results[k];
           if (needsWork(job.kind)) {
-            r.manifolds.clear();
+            NarrowResult& r = ns.results[k];
+            NarrowSummary summary;
+            std::vector<Manifold>& children = ns.childManifolds[static_cast<size_t>(k)];
             std::vector<Manifold>* convex = nullptr;
             if (job.kind == NarrowJob::Kind::Convex) {
               convex = &ns.convex[static_cast<size_t>(worker)];
               r.worker = worker;
               r.slot = static_cast<int>(convex->size());
+            } else {
+              children.clear();
             }
-            collidePair(job, s, ns.childContacts[worker], r.summary, r.manifolds, convex);
+            collidePair(job, s, ns.childContacts[worker], summary, children, convex);
             if (convex) {
               // What the pair keeps; a manifold without points is not copied again (a third of
               // a heap's: 656 bytes each that the copy pass would read from further away).
-              keepConvex(convex->back(), r);
+              keepConvex(convex->back(), summary, r);
               if (!convex->back().touching()) convex->pop_back(), r.slot = -1;
+              if (summary.recycled) ++chunk.recycled;
+            } else {
+              r.overlapping = summary.overlapping;
             }
+            add(chunk.counters, summary.counters);
+            ns.jobCounters[static_cast<size_t>(k)] = summary.counters;
           }
-          measureJob(job, r);
+          measureJob(job, static_cast<size_t>(k));
           if (job.kind != NarrowJob::Kind::Asleep || job.oldPair >= 0) {
             ++chunk.pairs;
             chunk.manifolds += job.count;
@@ -516,17 +550,19 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
 
 // Where a job's manifolds are before the merge copies them: last step's list (a kept sleeping
 // pair), the worker's list or the merge's own (Convex), the job's result (Children).
-const Manifold* World::jobManifolds(const NarrowJob& job, const NarrowResult& r) const {
+const Manifold* World::jobManifolds(const NarrowJob& job, size_t k) const {
   switch (job.kind) {
     case NarrowJob::Kind::Asleep:
       return job.count > 0 ? &manifolds_[pairs_[job.oldPair].manifold] : nullptr;
-    case NarrowJob::Kind::Convex:
+    case NarrowJob::Kind::Convex: {
       if (job.late >= 0) return &narrow_.late[static_cast<size_t>(job.late)];
+      const NarrowResult& r = narrow_.results[k];
       return r.slot >= 0
                  ? &narrow_.convex[static_cast<size_t>(r.worker)][static_cast<size_t>(r.slot)]
                  : nullptr;
+    }
     case NarrowJob::Kind::Children:
-      return r.manifolds.data();
+      return narrow_.childManifolds[k].data();
     default:
       return nullptr;
   }
@@ -534,7 +570,7 @@ const Manifold* World::jobManifolds(const NarrowJob& job, const NarrowResult& r)
 
 // The manifolds a job keeps and whether it touches (settleTouch's test), as the serial loop
 // finds them.
-void World::measureJob(NarrowJob& job, const NarrowResult& r) const {
+void World::measureJob(NarrowJob& job, size_t k) const {
   const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
   job.count = 0;
   job.touching = false;
@@ -543,18 +579,18 @@ void World::measureJob(NarrowJob& job, const NarrowResult& r) const {
       job.count = oldPair && oldPair->manifold >= 0 ? oldPair->manifoldCount : 0;
       return;
     case NarrowJob::Kind::Convex: {
-      const Manifold* m = jobManifolds(job, r);
+      const Manifold* m = jobManifolds(job, k);
       job.count = m && m->touching() ? 1 : 0;
       break;
     }
     case NarrowJob::Kind::Children:
-      job.count = static_cast<int>(r.manifolds.size());
+      job.count = static_cast<int>(narrow_.childManifolds[k].size());
       break;
     default:
       break;
   }
   job.was = oldPair && oldPair->touching;
-  job.touching = touches(jobManifolds(job, r), job.count, job.was);
+  job.touching = touches(jobManifolds(job, k), job.count, job.was);
 }
 
 // With threads, pass 2, serial in key order, reading the jobs and little else: the pairs gone
@@ -579,29 +615,37 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
     if (woken && (active(bodies_[job.a]) != job.activeA || active(bodies_[job.b]) != job.activeB)) {
       const NarrowJob before = job;
       classifyPair(job, h, s);
+      // The chunk's counters are summed again from the jobs' (this one's may change or drop).
+      ns.chunks[k / kPairGrain].recount = true;
       // Bit equality: the same inputs give the same speculative distance.
       if (needsWork(job.kind) &&
           (before.kind != job.kind || before.speculative != job.speculative)) {
         std::vector<Manifold>* convex = nullptr;
-        r.manifolds.clear();
+        std::vector<Manifold>& children = ns.childManifolds[k];
+        children.clear();
         if (job.kind == NarrowJob::Kind::Convex) {
           job.late = static_cast<int>(ns.late.size());
           convex = &ns.late;
         }
-        collidePair(job, s, ns.childContacts[0], r.summary, r.manifolds, convex);
-        if (convex) keepConvex(convex->back(), r);
+        NarrowSummary summary;
+        collidePair(job, s, ns.childContacts[0], summary, children, convex);
+        if (convex)
+          keepConvex(convex->back(), summary, r);
+        else
+          r.overlapping = summary.overlapping;
+        ns.jobCounters[k] = summary.counters;
       }
-      measureJob(job, r);
+      measureJob(job, k);
     }
     if (job.kind == NarrowJob::Kind::Asleep) return;
     if (job.touching != job.was)
-      touchEvent(idAt(job.a), idAt(job.b), job.was, job.touching, jobManifolds(job, r), job.count);
+      touchEvent(idAt(job.a), idAt(job.b), job.was, job.touching, jobManifolds(job, k), job.count);
     if (!needsWork(job.kind)) return;
     const Body& A = bodies_[job.a];
     const Body& B = bodies_[job.b];
     if (crosscheck) {
       if (job.kind == NarrowJob::Kind::Children) {
-        const Manifold* m = jobManifolds(job, r);
+        const Manifold* m = jobManifolds(job, k);
         for (int c = 0; c < job.count; ++c)
           crossCheckChildren(A, B, m[c].key, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,
                              crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
@@ -660,6 +704,18 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
         }
       }
     }
+    if (chunk.recount) {
+      chunk.counters = {};
+      chunk.recycled = 0;
+      for (size_t k = begin; k < begin + n; ++k) {
+        const NarrowJob& job = ns.jobs[k];
+        if (!needsWork(job.kind)) continue;
+        add(chunk.counters, ns.jobCounters[k]);
+        if (job.kind == NarrowJob::Kind::Convex && ns.results[k].recycled) ++chunk.recycled;
+      }
+    }
+    add(counters, chunk.counters);
+    stats_.recycled += chunk.recycled;
     pairCount += chunk.pairs;
     manifoldCount += chunk.manifolds;
   }
@@ -677,43 +733,33 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
     next.reserve(std::max(keys, 6 * bodies_.size()));
   nextPairs.resize(static_cast<size_t>(pairCount));
   next.resize(static_cast<size_t>(manifoldCount));
-  // The counters are summed per chunk (integer sums and maxima: any order gives the same).
-  const size_t chunks = (keys + kPairGrain - 1) / kPairGrain;
-  ns.chunkCounters.assign(chunks, NarrowPhaseCounters{});
-  ns.chunkRecycled.assign(chunks, 0);
   parallelFor(tasks, static_cast<int>(keys), kPairGrain, [&](int begin, int end, int) {
-    NarrowPhaseCounters& chunkCounters = ns.chunkCounters[static_cast<size_t>(begin / kPairGrain)];
-    int& chunkRecycled = ns.chunkRecycled[static_cast<size_t>(begin / kPairGrain)];
     // Each kept pair's place in the new lists, from the chunk's first (the merge's count).
     const NarrowChunk& chunk = ns.chunks[static_cast<size_t>(begin / kPairGrain)];
     int pair = chunk.basePair, manifold = chunk.baseManifold;
     for (int k = begin; k < end; ++k) {
+      // The results are read only for the jobs that needed work: too sparse for the hardware's
+      // stream prefetch.
+      if (static_cast<size_t>(k) + kResultAhead < ns.jobs.size())
+        detail::prefetch(&ns.results[static_cast<size_t>(k) + kResultAhead]);
       NarrowJob& job = ns.jobs[k];
-      if (job.kind == NarrowJob::Kind::Asleep && job.oldPair < 0) {
-        job.pair = -1;
-        continue;
-      }
-      job.pair = pair++;
-      job.first = manifold;
+      if (job.kind == NarrowJob::Kind::Asleep && job.oldPair < 0) continue;
+      const int first = manifold;
       manifold += job.count;
-      const NarrowResult& r = ns.results[k];
-      if (needsWork(job.kind)) {
-        add(chunkCounters, r.summary.counters);
-        if (job.kind == NarrowJob::Kind::Convex && r.summary.recycled) ++chunkRecycled;
-      }
-      ContactPair& p = nextPairs[static_cast<size_t>(job.pair)];
+      ContactPair& p = nextPairs[static_cast<size_t>(pair++)];
       const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
-      const Manifold* from = jobManifolds(job, r);
-      std::copy(from, from + job.count, next.begin() + job.first);
+      const Manifold* from = jobManifolds(job, static_cast<size_t>(k));
+      std::copy(from, from + job.count, next.begin() + first);
       if (job.kind == NarrowJob::Kind::Asleep) {
         // Asleep: the pair and its contact as they were.
         p = *oldPair;
-        if (oldPair->manifold >= 0) p.manifold = job.first;
+        if (oldPair->manifold >= 0) p.manifold = first;
         continue;
       }
-      // Field by field (a ContactPair{} built on the stack and copied cost a third of this loop).
-      p.a = idAt(job.a);
-      p.b = idAt(job.b);
+      // Field by field (a ContactPair{} built on the stack and copied cost a third of this loop);
+      // the ids as idAt gives them, from the job (the bodies are far away by now).
+      p.a = job.aliveA ? BodyId{job.a, job.generationA} : BodyId{};
+      p.b = job.aliveB ? BodyId{job.b, job.generationB} : BodyId{};
       p.cache = oldPair ? oldPair->cache : GjkSimplex{};
       p.axis = oldPair ? oldPair->axis : PackedAxis{};
       p.distance = 0.0;
@@ -728,27 +774,25 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
         case NarrowJob::Kind::Children:
           p.cache = GjkSimplex{};
           p.axis = PackedAxis{};
-          p.overlapping = r.summary.overlapping;
+          p.overlapping = ns.results[static_cast<size_t>(k)].overlapping;
           p.distance = 0.0;  // no bound: the children's distances say nothing of the others'
           p.manifoldCount = job.count;
-          p.manifold = job.count > 0 ? job.first : -1;
+          p.manifold = job.count > 0 ? first : -1;
           break;
-        case NarrowJob::Kind::Convex:
+        case NarrowJob::Kind::Convex: {
+          const NarrowResult& r = ns.results[static_cast<size_t>(k)];
           p.cache = r.cache;
           p.axis = r.axis;
-          p.overlapping = r.summary.overlapping;
+          p.overlapping = r.overlapping;
           p.distance = r.distance;
-          if (job.count > 0) p.manifold = job.first, p.manifoldCount = 1;
+          if (job.count > 0) p.manifold = first, p.manifoldCount = 1;
           break;
+        }
         default:
           break;
       }
     }
   });
-  for (size_t c = 0; c < chunks; ++c) {
-    add(counters, ns.chunkCounters[c]);
-    stats_.recycled += ns.chunkRecycled[c];
-  }
   pairs_.swap(nextPairs);
   manifolds_.swap(next);
 }

@@ -36,6 +36,9 @@ struct Body {
   bool awake = true;
   bool isSensor = false;
   float hitEventSpeed = 0.0f;  ///< m/s; +infinity: no hit events
+  // Beside `awake` (the narrow phase reads both for every pair: World::idAt).
+  bool alive = false;
+  uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
 
   Real friction = 0.5;
   Real restitution = 0.0;
@@ -52,8 +55,6 @@ struct Body {
   int sleepIsland = -1;
   int sleepNext = -1;
   int proxy = -1;  ///< broad-phase proxy
-  bool alive = false;
-  uint32_t generation = 0;  ///< of the slot: bumped each time a body in it is destroyed
   uint64_t userData = 0;
   BodyFilter filter;  ///< contacts, sensors and queries (shouldCollide)
 

@@ -25,7 +25,7 @@ struct NarrowPhaseCounters {
 };
 
 /// One body pair of this step's narrow phase and what it needs.
-struct NarrowJob {
+struct alignas(64) NarrowJob {
   enum class Kind : uint8_t {
     Asleep,    ///< neither body awake: last step's pair (if any) is kept as it was
     Apart,     ///< the grown tight boxes do not overlap: no contact, no GJK
@@ -38,19 +38,23 @@ struct NarrowJob {
   Kind kind = Kind::Asleep;
   bool activeA = false, activeB = false;    ///< the bodies' awake flags when classified
   bool dynamicA = false, dynamicB = false;  ///< and whether they are dynamic
-  Real speculative = 0.0;                   ///< m, the pair's reach (Convex, Children)
-  Real bound = 0.0;                         ///< m, the distance bound (Bounded)
   // With threads (World::collideJobs, World::mergeJobs): found by the parallel pass, so that the
-  // serial merge reads the jobs in order and little else.
-  int oldBegin = 0;           ///< last step's first pair whose key is not below this one's
-  int count = 0;              ///< manifolds the pair keeps (Convex: 0 or 1)
-  bool touching = false;      ///< a point within the touch distance (World::settleTouch)
-  bool was = false;           ///< last step's pair touched
-  bool goneTouching = false;  ///< a pair of last step gone before this key touched
-  int late = -1;  ///< Convex collided again in the merge: its index in NarrowScratch::late
-  int pair = -1;  ///< its index in the new pair list, -1 for a pair that is dropped
-  int first = 0;  ///< the index of its first manifold in the new manifold list
+  // serial merge and the copy pass read the jobs in order and little else (the fields packed in
+  // one cache line).
+  bool touching = false;                ///< a point within the touch distance (World::settleTouch)
+  bool was = false;                     ///< last step's pair touched
+  bool goneTouching = false;            ///< a pair of last step gone before this key touched
+  bool aliveA = false, aliveB = false;  ///< World::idAt's test, with the generations below
+  Real speculative = 0.0;               ///< m, the pair's reach (Convex, Children)
+  Real bound = 0.0;                     ///< m, the distance bound (Bounded)
+  int oldBegin = 0;  ///< last step's first pair whose key is not below this one's
+  int count = 0;     ///< manifolds the pair keeps (Convex: 0 or 1)
+  int late = -1;     ///< Convex collided again in the merge: its index in NarrowScratch::late
+  /// The bodies' generations: the copy pass writes the pair's ids without reading the bodies.
+  uint32_t generationA = 0, generationB = 0;
 };
+
+static_assert(sizeof(NarrowJob) == 64);
 
 /// What collide() and the manifold update of one pair counted and decided.
 struct NarrowSummary {
@@ -60,20 +64,24 @@ struct NarrowSummary {
   bool overlapping = false;
 };
 
-/// What the parallel pass found for one Convex or Children job (a Convex job's manifold is
-/// NarrowScratch::convex[worker][slot]).
-struct NarrowResult {
-  std::vector<Manifold> manifolds;  ///< Children: one per touching pair of children, key order
-  NarrowSummary summary;
-  int worker = 0;  ///< Convex: the worker that made the manifold
-  int slot = -1;   ///< Convex: its index in that worker's list, -1 when it has no points
-  /// Convex: what the new ContactPair keeps of the manifold (its GJK warm start and distance;
-  /// the verdict is summary.overlapping), so that a manifold without points leaves the worker's
-  /// list at once.
+/// What the parallel pass found for one Convex or Children job that the copy pass reads: one
+/// cache line per job (the copy pass reads a heap's thousands of them in a stream). A Convex
+/// job's manifold is NarrowScratch::convex[worker][slot]; a Children job's are
+/// NarrowScratch::childManifolds[job]; the counters are summed per chunk by the parallel pass
+/// (NarrowChunk::counters) and kept per job in NarrowScratch::jobCounters for a chunk the merge
+/// changes.
+struct alignas(64) NarrowResult {
+  /// Convex: what the new ContactPair keeps of the manifold (its GJK warm start and distance),
+  /// so that a manifold without points leaves the worker's list at once.
   GjkSimplex cache;
+  int worker = 0;  ///< Convex: the worker that made the manifold
   Real distance = 0.0;
-  PackedAxis axis;  ///< ContactPair::axis
+  int slot = -1;             ///< Convex: its index in that worker's list, -1 when it has no points
+  PackedAxis axis;           ///< ContactPair::axis
+  bool recycled = false;     ///< NarrowSummary::recycled
+  bool overlapping = false;  ///< NarrowSummary::overlapping
 };
+static_assert(sizeof(NarrowResult) == 64);
 
 /// One chunk of the parallel pass's jobs (World::collideJobs): what the serial merge needs to
 /// visit only the jobs that ask something of it.
@@ -87,6 +95,12 @@ struct NarrowChunk {
   int oldEnd = 0;        ///< last step's first pair above this chunk's last key
   int basePair = 0;      ///< the merge: the chunk's first index in the new pair list
   int baseManifold = 0;  ///< ... and in the new manifold list
+  /// The counters of the chunk's Convex and Children jobs and how many Convex jobs were recycled
+  /// (integer sums and maxima: any order gives the same); summed again from
+  /// NarrowScratch::jobCounters when the merge decided a job of the chunk again (`recount`).
+  NarrowPhaseCounters counters;
+  int recycled = 0;
+  bool recount = false;
 };
 
 struct NarrowScratch {
@@ -95,6 +109,8 @@ struct NarrowScratch {
   /// Per job (Convex and Children jobs of the parallel pass); never shrunk, so the vectors keep
   /// their capacity.
   std::vector<NarrowResult> results;
+  std::vector<NarrowPhaseCounters> jobCounters;
+  std::vector<std::vector<Manifold>> childManifolds;  ///< Children: one per touching child pair
   /// Per worker: the Convex jobs' manifolds with points, in the order the worker made them. Only
   /// the pairs that need work take one (a slot per pair key was 20 MB of sparse writes in a
   /// 2000-box heap), and a chunk's are contiguous, so the merge reads them in streams.
@@ -102,9 +118,6 @@ struct NarrowScratch {
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
   /// Convex jobs collided again by the merge (a body woken by an earlier pair changed them).
   std::vector<Manifold> late;
-  /// Per chunk of the merge's copy pass: the counters of its jobs, and how many were recycled.
-  std::vector<NarrowPhaseCounters> chunkCounters;
-  std::vector<int> chunkRecycled;
 };
 
 }  // namespace tumble
