@@ -19,31 +19,6 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-bool sampled(const Settings& s, uint64_t sequence) {
-  if (s.crosscheck == CrossCheckMode::Off) return false;
-  if (s.crosscheck == CrossCheckMode::Sample) {
-    const Real u = static_cast<Real>(mix(sequence) >> 11) * (1.0 / 9007199254740992.0);
-    if (!(u < s.crosscheckSampleRate)) return false;
-  }
-  return true;
-}
-
-void check(const SupportShape& a, const Transform& xa, const SupportShape& b, const Transform& xb,
-           const std::string& id, const Settings& s, const std::string& logPath, int64_t& checked,
-           int64_t& disagreed, int64_t& pivots) {
-  // The LP test takes point sets: a cylinder is none (it would test the points it samples).
-  if (a.cylinder != nullptr || b.cylinder != nullptr) return;
-  const CrossCheckResult r = crossCheck(a, xa, b, xb, s);
-  ++checked;
-  pivots += r.lp.pivots;
-  if (r.agree) return;
-  ++disagreed;
-  if (logPath.empty()) return;
-  // Opened in append mode for this line and flushed (CrossCheckLog): a crash loses no earlier line.
-  CrossCheckLog log(logPath);
-  log.record(id, a, xa, b, xb, r);
-}
-
 // One child's core and world pose: a compound's child, a mesh's or field's triangle (its three
 // world points, kept in `tri`, under the identity), or the convex shape itself (child 0).
 void childCore(const Shape& shape, const Transform& x, uint32_t child, Vec3 (&tri)[3],
@@ -66,31 +41,91 @@ void childCore(const Shape& shape, const Transform& x, uint32_t child, Vec3 (&tr
   pose = x;
 }
 
+// The two cores a run checks and their poses (a triangle's points live in `tri`: not copied).
+struct Cores {
+  Vec3 triA[3], triB[3];
+  SupportShape a, b;
+  Transform xa, xb;
+
+  Cores(const Body& bodyA, const Body& bodyB, const CrossCheckRun& run) {
+    if (!run.children) {
+      a = bodyA.support, xa = bodyA.transform();
+      b = bodyB.support, xb = bodyB.transform();
+      return;
+    }
+    childCore(bodyA.shape, bodyA.transform(), static_cast<uint32_t>(run.key >> 32), triA, a, xa);
+    childCore(bodyB.shape, bodyB.transform(), static_cast<uint32_t>(run.key & 0xFFFFFFFFu), triB, b,
+              xb);
+  }
+  Cores(const Cores&) = delete;
+  Cores& operator=(const Cores&) = delete;
+};
+
+std::string pairId(const CrossCheckRun& run) {
+  if (!run.children)
+    return "b" + std::to_string(run.indexA) + "-b" + std::to_string(run.indexB) + "-s" +
+           std::to_string(run.sequence);
+  return "b" + std::to_string(run.indexA) + "c" + std::to_string(run.key >> 32) + "-b" +
+         std::to_string(run.indexB) + "c" + std::to_string(run.key & 0xFFFFFFFFu) + "-s" +
+         std::to_string(run.sequence);
+}
+
+// Run and record in one, as the 1-thread narrow phase calls it.
+void checkNow(const Body& a, const Body& b, CrossCheckRun run, const Settings& s,
+              const std::string& logPath, int64_t& checked, int64_t& disagreed, int64_t& pivots) {
+  if (!crossCheckSampled(s, run.sequence)) return;
+  crossCheckRun(a, b, run, s);
+  crossCheckRecord(a, b, run, logPath, checked, disagreed, pivots);
+}
+
 }  // namespace
+
+bool crossCheckSampled(const Settings& s, uint64_t sequence) {
+  if (s.crosscheck == CrossCheckMode::Off) return false;
+  if (s.crosscheck == CrossCheckMode::Sample) {
+    const Real u = static_cast<Real>(mix(sequence) >> 11) * (1.0 / 9007199254740992.0);
+    if (!(u < s.crosscheckSampleRate)) return false;
+  }
+  return true;
+}
+
+void crossCheckRun(const Body& a, const Body& b, CrossCheckRun& run, const Settings& s) {
+  const Cores c(a, b, run);
+  // The LP test takes point sets: a cylinder is none (it would test the points it samples).
+  run.skipped = c.a.cylinder != nullptr || c.b.cylinder != nullptr;
+  if (!run.skipped) run.result = crossCheck(c.a, c.xa, c.b, c.xb, s);
+}
+
+void crossCheckRecord(const Body& a, const Body& b, const CrossCheckRun& run,
+                      const std::string& logPath, int64_t& checked, int64_t& disagreed,
+                      int64_t& pivots) {
+  if (run.skipped) return;
+  ++checked;
+  pivots += run.result.lp.pivots;
+  if (run.result.agree) return;
+  ++disagreed;
+  if (logPath.empty()) return;
+  // Opened in append mode for this line and flushed (CrossCheckLog): a crash loses no earlier line.
+  const Cores c(a, b, run);
+  CrossCheckLog log(logPath);
+  log.record(pairId(run), c.a, c.xa, c.b, c.xb, run.result);
+}
 
 void crossCheckPair(const Body& a, const Body& b, int indexA, int indexB, const Settings& s,
                     uint64_t sequence, const std::string& logPath, int64_t& checked,
                     int64_t& disagreed, int64_t& pivots) {
-  if (!sampled(s, sequence)) return;
-  const std::string id = "b" + std::to_string(indexA) + "-b" + std::to_string(indexB) + "-s" +
-                         std::to_string(sequence);
-  check(a.support, a.transform(), b.support, b.transform(), id, s, logPath, checked, disagreed,
-        pivots);
+  CrossCheckRun run;
+  run.indexA = indexA, run.indexB = indexB, run.sequence = sequence;
+  checkNow(a, b, run, s, logPath, checked, disagreed, pivots);
 }
 
 void crossCheckChildren(const Body& a, const Body& b, uint64_t key, int indexA, int indexB,
                         const Settings& s, uint64_t sequence, const std::string& logPath,
                         int64_t& checked, int64_t& disagreed, int64_t& pivots) {
-  if (!sampled(s, sequence)) return;
-  Vec3 triA[3], triB[3];
-  SupportShape ca, cb;
-  Transform xa, xb;
-  childCore(a.shape, a.transform(), static_cast<uint32_t>(key >> 32), triA, ca, xa);
-  childCore(b.shape, b.transform(), static_cast<uint32_t>(key & 0xFFFFFFFFu), triB, cb, xb);
-  const std::string id = "b" + std::to_string(indexA) + "c" + std::to_string(key >> 32) + "-b" +
-                         std::to_string(indexB) + "c" + std::to_string(key & 0xFFFFFFFFu) + "-s" +
-                         std::to_string(sequence);
-  check(ca, xa, cb, xb, id, s, logPath, checked, disagreed, pivots);
+  CrossCheckRun run;
+  run.indexA = indexA, run.indexB = indexB, run.children = true, run.key = key;
+  run.sequence = sequence;
+  checkNow(a, b, run, s, logPath, checked, disagreed, pivots);
 }
 
 }  // namespace tumble

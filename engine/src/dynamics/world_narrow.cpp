@@ -603,6 +603,7 @@ void World::measureJob(NarrowJob& job, size_t k) const {
 void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters) {
   NarrowScratch& ns = narrow_;
   ns.late.clear();
+  ns.checks.clear();
   const bool crosscheck = s.crosscheck != CrossCheckMode::Off;
   bool woken = false;  // until a body is woken, every job's awake flags are still the bodies'
   // One job as the serial loop meets it; oi: the first of last step's pairs after the job before.
@@ -644,14 +645,20 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
     const Body& A = bodies_[job.a];
     const Body& B = bodies_[job.b];
     if (crosscheck) {
+      // Numbered and sampled here, in key order; run after the merge, in parallel.
+      auto sample = [&](bool children, uint64_t key) {
+        const uint64_t sequence = crosscheckCounter_++;
+        if (!crossCheckSampled(s, sequence)) return;
+        CrossCheckRun& run = ns.checks.emplace_back();
+        run.indexA = job.a, run.indexB = job.b;
+        run.children = children, run.key = key;
+        run.sequence = sequence;
+      };
       if (job.kind == NarrowJob::Kind::Children) {
         const Manifold* m = jobManifolds(job, k);
-        for (int c = 0; c < job.count; ++c)
-          crossCheckChildren(A, B, m[c].key, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,
-                             crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
+        for (int c = 0; c < job.count; ++c) sample(true, m[c].key);
       } else {
-        crossCheckPair(A, B, job.a, job.b, s, crosscheckCounter_++, crosscheckLog_,
-                       crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
+        sample(false, 0);
       }
     }
     if (job.count > 0) {
@@ -722,6 +729,17 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
   for (size_t oi = ns.chunks.empty() ? 0 : static_cast<size_t>(ns.chunks.back().oldEnd);
        oi < pairs_.size(); ++oi)
     pairGone(pairs_[oi]);
+  // The sampled cross-checks (GJK, EPA and the LP on each pair's cores: hundreds of times a
+  // pair's contact) in parallel, each into its own run, then counted and logged in order.
+  parallelFor(tasks, static_cast<int>(ns.checks.size()), 4, [&](int begin, int end, int) {
+    for (int i = begin; i < end; ++i) {
+      CrossCheckRun& run = ns.checks[static_cast<size_t>(i)];
+      crossCheckRun(bodies_[run.indexA], bodies_[run.indexB], run, s);
+    }
+  });
+  for (const CrossCheckRun& run : ns.checks)
+    crossCheckRecord(bodies_[run.indexA], bodies_[run.indexB], run, crosscheckLog_,
+                     crosscheckChecked_, crosscheckDisagreed_, stats_.lpPivots);
 
   std::vector<ContactPair>& nextPairs = nextPairs_;
   std::vector<Manifold>& next = nextManifolds_;

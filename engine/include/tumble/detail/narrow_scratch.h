@@ -8,6 +8,7 @@
 
 #include "tumble/collide.h"
 #include "tumble/contact.h"
+#include "tumble/crosscheck.h"
 #include "tumble/math.h"
 
 namespace tumble {
@@ -103,6 +104,17 @@ struct NarrowChunk {
   bool recount = false;
 };
 
+/// One sampled cross-check of the narrow phase with threads (dynamics/world_crosscheck.h): the
+/// pair (or its touching children), its sequence number, and the result of its parallel run.
+struct CrossCheckRun {
+  int indexA = 0, indexB = 0;
+  bool children = false;  ///< `key` names the touching pair of children (crossCheckChildren)
+  uint64_t key = 0;
+  uint64_t sequence = 0;
+  bool skipped = false;  ///< a cylinder core: the LP test takes point sets only
+  CrossCheckResult result;
+};
+
 struct NarrowScratch {
   std::vector<NarrowJob> jobs;      ///< one per sorted pair key
   std::vector<NarrowChunk> chunks;  ///< one per chunk of jobs of the parallel passes
@@ -118,6 +130,8 @@ struct NarrowScratch {
   std::vector<std::vector<ChildContact>> childContacts;  ///< per worker
   /// Convex jobs collided again by the merge (a body woken by an earlier pair changed them).
   std::vector<Manifold> late;
+  /// The cross-checks the merge sampled, in sequence order.
+  std::vector<CrossCheckRun> checks;
 };
 
 }  // namespace tumble
