@@ -319,6 +319,7 @@ class World {
   void mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters);
   void collideJobs(TaskSystem* tasks, Real h, const Settings& s);
   void mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseCounters& counters);
+  void fetchPairBody(int b) const;
   void measureJob(NarrowJob& job, size_t k) const;
   const Manifold* jobManifolds(const NarrowJob& job, size_t k) const;
   void updateSleep(Real dt, const Settings& s);

@@ -110,6 +110,18 @@ bool needsMerge(const NarrowJob& job, bool crosscheck) {
 
 }  // namespace
 
+// The keys come sorted by a: b jumps across the bodies. The narrow phase's loops fetch a later
+// pair's b (the lines classifyPair and collide read: type and shape, pose and velocities, flags,
+// alive and generation) and its box.
+void World::fetchPairBody(int b) const {
+  const Body& body = bodies_[static_cast<size_t>(b)];
+  detail::prefetch(&body.type);
+  detail::prefetch(&body.center);
+  detail::prefetch(&body.angularVelocity);
+  detail::prefetch(&body.awake);
+  detail::prefetch(&boxes_[static_cast<size_t>(b)]);
+}
+
 // Reads the bodies' awake flags, boxes and motions and last step's pair: nothing the parallel
 // pass writes.
 void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
@@ -349,17 +361,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     // On the stack: the list of jobs is for the passes with threads; nothing reads a job after
     // its pair here.
     NarrowJob job;
-    // The keys come sorted by a: b jumps across the bodies. Fetch a later pair's b (the lines
-    // classifyPair and collide read: type and shape, pose and velocities, flags) and its box.
-    if (k + kFetchAhead < keys.size()) {
-      const int ahead = keys[k + kFetchAhead].second;
-      const Body& b = bodies_[static_cast<size_t>(ahead)];
-      detail::prefetch(&b.type);
-      detail::prefetch(&b.center);
-      detail::prefetch(&b.angularVelocity);
-      detail::prefetch(&b.awake);
-      detail::prefetch(&boxes_[static_cast<size_t>(ahead)]);
-    }
+    if (k + kFetchAhead < keys.size()) fetchPairBody(keys[k + kFetchAhead].second);
     if (open >= 0) settleTouch(nextPairs[open], openWas, next), open = -1;
     while (oi < pairs_.size() && std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < keys[k])
       pairGone(pairs_[oi++]);
@@ -488,16 +490,8 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
         chunk.recycled = 0;
         chunk.recount = false;
         for (int k = begin; k < end; ++k) {
-          // As the serial loop does: a later pair's b and its box, fetched ahead.
-          if (static_cast<size_t>(k) + kFetchAhead < static_cast<size_t>(end)) {
-            const int ahead = keys[static_cast<size_t>(k) + kFetchAhead].second;
-            const Body& b = bodies_[static_cast<size_t>(ahead)];
-            detail::prefetch(&b.type);
-            detail::prefetch(&b.center);
-            detail::prefetch(&b.angularVelocity);
-            detail::prefetch(&b.awake);
-            detail::prefetch(&boxes_[static_cast<size_t>(ahead)]);
-          }
+          if (static_cast<size_t>(k) + kFetchAhead < static_cast<size_t>(end))
+            fetchPairBody(keys[static_cast<size_t>(k) + kFetchAhead].second);
           NarrowJob& job = ns.jobs[k];
           job.a = keys[k].first;
           job.b = keys[k].second;
