@@ -87,7 +87,7 @@ void keepConvex(const Manifold& m, const NarrowSummary& summary, NarrowResult& r
   r.cache = m.cache;
   r.distance = m.distance;
   r.recycled = summary.recycled;
-  r.overlapping = summary.overlapping;
+  r.overlapping = m.overlapping;
   r.axis = axisOf(m);
 }
 
