@@ -4,7 +4,8 @@
 // still kernels and once with every row on the general kernel, and every body's pose and
 // velocities and every manifold's impulses are compared bit for bit. The ground is made first
 // (its contacts put it on side a: Still::A) or last (side b: Still::B), under spheres, capsules
-// and boxes with restitution and rolling resistance, one thread and four.
+// and boxes with restitution and rolling resistance, one thread and four. The rows packed by the
+// AVX2 build of packRow are compared with the baseline build's the same way.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -61,18 +62,19 @@ std::unique_ptr<World> makeHeap(bool groundLast) {
   return world;
 }
 
-// Steps the solver from the world's bodies and last manifolds with and without the still
-// kernels; returns the still rows of the first.
-int compareKernels(const World& w, TaskSystem* tasks) {
+// Steps the solver from the world's bodies and last manifolds twice, the second time with
+// `change` applied to its solver, and compares the results bit for bit; returns the first
+// solver's still rows.
+template <class Change>
+int compareSolvers(const World& w, TaskSystem* tasks, Change&& change) {
   std::vector<Body> withStill = WorldInternals::bodies(w), general = withStill;
   std::vector<Manifold> mStill = w.manifolds(), mGeneral = mStill;
   std::vector<DragConstraint*> drags;
   ContactSolver on, off;
-  off.setStillKernels(false);
+  change(off);
   const Real dt = 1.0 / 60.0;
   on.step(withStill, mStill, drags, w.settings(), dt, nullptr, tasks);
   off.step(general, mGeneral, drags, w.settings(), dt, nullptr, tasks);
-  REQUIRE(off.stillRowCount() == 0);
   REQUIRE(on.constraintCount() == off.constraintCount());
   for (size_t i = 0; i < general.size(); ++i) {
     INFO("body " << i);
@@ -90,6 +92,17 @@ int compareKernels(const World& w, TaskSystem* tasks) {
     CHECK(sameBits(mStill[i].rollingImpulse, mGeneral[i].rollingImpulse));
   }
   return on.stillRowCount();
+}
+
+// The same with the still kernels off in the second.
+int compareKernels(const World& w, TaskSystem* tasks) {
+  int offRows = -1;
+  const int rows = compareSolvers(w, tasks, [&](ContactSolver& off) {
+    off.setStillKernels(false);
+    offRows = off.stillRowCount();
+  });
+  CHECK(offRows == 0);
+  return rows;
 }
 
 }  // namespace
@@ -116,4 +129,32 @@ TEST_CASE("Rows against the immovable body give the general kernel's bits", "[so
   for (const Manifold& m : w.manifolds())
     if (m.touching() && WorldInternals::body(w, m.a).type == BodyType::Static) ground = &m;
   CHECK((ground != nullptr) == !groundLast);
+}
+
+// The rows are packed by an AVX2 build of packRow where the CPU has it (contact_solver.h,
+// setAvx2Packing): the same double operations four lanes to an instruction, so the same bits as
+// the baseline build's two. Compared here as the still kernels are above, on the same heap.
+TEST_CASE("Rows packed by the AVX2 build give the baseline build's bits", "[solver][avx2]") {
+  if (!ContactSolver::hasAvx2Packing()) {
+    WARN("this build or CPU has no AVX2 packing: nothing to compare");
+    return;
+  }
+  const bool groundLast = GENERATE(false, true);
+  const int threads = GENERATE(1, 4);
+  INFO("ground made " << (groundLast ? "last" : "first") << ", threads " << threads);
+  ThreadPool pool(threads);
+  std::unique_ptr<World> world = makeHeap(groundLast);
+  World& w = *world;
+  for (int step = 1; step <= 150; ++step) {
+    REQUIRE(w.step(1.0 / 60.0));
+    if (step % 10 != 0) continue;
+    bool wasOn = false, isOn = true;
+    compareSolvers(w, threads > 1 ? &pool : nullptr, [&](ContactSolver& baseline) {
+      wasOn = baseline.avx2Packing();
+      baseline.setAvx2Packing(false);
+      isOn = baseline.avx2Packing();
+    });
+    CHECK(wasOn);  // on by default where the CPU has AVX2
+    CHECK_FALSE(isOn);
+  }
 }

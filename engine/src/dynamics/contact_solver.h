@@ -114,6 +114,14 @@ class ContactSolver {
   int stillRowCount() const { return stillRowCount_; }
   /// Off: every row runs the general kernel (for tests: the same bits either way).
   void setStillKernels(bool on) { stillKernels_ = on; }
+  /// Whether rows are packed by the AVX2 build of packRow: on by default where the CPU has AVX2
+  /// (x86-64 builds without -mavx2; hasAvx2Packing()). The same bits either way: it runs the same
+  /// double operations four lanes to an instruction instead of two (no FMA, no reordering).
+  /// Setting it on where the CPU lacks AVX2 keeps it off (for tests).
+  void setAvx2Packing(bool on) { avx2Packing_ = on && hasAvx2Packing(); }
+  bool avx2Packing() const { return avx2Packing_; }
+  /// This build has an AVX2 packRow beside its baseline one and the CPU runs it.
+  static bool hasAvx2Packing();
 
  private:
   // One contact point of four constraints: what every pass of every row reads.
@@ -190,6 +198,12 @@ class ContactSolver {
   // (soft: between two moving bodies; hard: against an immovable or kinematic one).
   void packRow(int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                const Softness& soft, const Softness& hard);
+  // packRow compiled for AVX2 (avx2Packing_; contact_solver.cpp): the same body, the same bits.
+  void packRowAvx2(int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
+                   const Softness& soft, const Softness& hard);
+  // packRow's body, inlined into both.
+  void packRowBody(int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
+                   const Softness& soft, const Softness& hard);
   // The double velocities in solverBodies_ stay the step's own; the rows work on states_. After
   // a push the state holds the lane-rounded velocities and motion; a pull adds what the rows
   // changed since (the state minus the rounded value pushed), so a body no row touched keeps its
@@ -317,6 +331,7 @@ class ContactSolver {
   int stillRowCount_ = 0;
   StageTimes stageTimes_;
   bool stillKernels_ = true;
+  bool avx2Packing_ = hasAvx2Packing();
   /// per constraint: its manifold's points (at most 4)
   std::vector<int8_t> constraintPoints_;
   TaskSystem* tasks_ = nullptr;  ///< this step's, null for one thread
