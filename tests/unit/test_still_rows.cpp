@@ -63,10 +63,10 @@ std::unique_ptr<World> makeHeap(bool groundLast) {
 }
 
 // Steps the solver from the world's bodies and last manifolds twice, the second time with
-// `change` applied to its solver, and compares the results bit for bit; returns the first
-// solver's still rows.
-template <class Change>
-int compareSolvers(const World& w, TaskSystem* tasks, Change&& change) {
+// `change` applied to its solver first, calls `after` with both solvers, and compares the results
+// bit for bit; returns the first solver's still rows.
+template <class Change, class After>
+int compareSolvers(const World& w, TaskSystem* tasks, Change&& change, After&& after) {
   std::vector<Body> withStill = WorldInternals::bodies(w), general = withStill;
   std::vector<Manifold> mStill = w.manifolds(), mGeneral = mStill;
   std::vector<DragConstraint*> drags;
@@ -75,6 +75,7 @@ int compareSolvers(const World& w, TaskSystem* tasks, Change&& change) {
   const Real dt = 1.0 / 60.0;
   on.step(withStill, mStill, drags, w.settings(), dt, nullptr, tasks);
   off.step(general, mGeneral, drags, w.settings(), dt, nullptr, tasks);
+  after(static_cast<const ContactSolver&>(on), static_cast<const ContactSolver&>(off));
   REQUIRE(on.constraintCount() == off.constraintCount());
   for (size_t i = 0; i < general.size(); ++i) {
     INFO("body " << i);
@@ -96,13 +97,23 @@ int compareSolvers(const World& w, TaskSystem* tasks, Change&& change) {
 
 // The same with the still kernels off in the second.
 int compareKernels(const World& w, TaskSystem* tasks) {
-  int offRows = -1;
-  const int rows = compareSolvers(w, tasks, [&](ContactSolver& off) {
-    off.setStillKernels(false);
-    offRows = off.stillRowCount();
-  });
-  CHECK(offRows == 0);
-  return rows;
+  return compareSolvers(
+      w, tasks, [](ContactSolver& off) { off.setStillKernels(false); },
+      [](const ContactSolver&, const ContactSolver& off) { REQUIRE(off.stillRowCount() == 0); });
+}
+
+// Steps makeHeap(groundLast) for 150 steps and calls check(world, tasks) after every tenth, tasks
+// a pool of `threads` workers (null for one).
+template <class Check>
+std::unique_ptr<World> stepHeap(bool groundLast, int threads, Check&& check) {
+  INFO("ground made " << (groundLast ? "last" : "first") << ", threads " << threads);
+  ThreadPool pool(threads);
+  std::unique_ptr<World> world = makeHeap(groundLast);
+  for (int step = 1; step <= 150; ++step) {
+    REQUIRE(world->step(1.0 / 60.0));
+    if (step % 10 == 0) check(static_cast<const World&>(*world), threads > 1 ? &pool : nullptr);
+  }
+  return world;
 }
 
 }  // namespace
@@ -110,17 +121,13 @@ int compareKernels(const World& w, TaskSystem* tasks) {
 TEST_CASE("Rows against the immovable body give the general kernel's bits", "[solver][still]") {
   const bool groundLast = GENERATE(false, true);
   const int threads = GENERATE(1, 4);
-  INFO("ground made " << (groundLast ? "last" : "first") << ", threads " << threads);
-  ThreadPool pool(threads);
-  std::unique_ptr<World> world = makeHeap(groundLast);
-  World& w = *world;
   int stillRows = 0, steps = 0;
-  for (int step = 1; step <= 150; ++step) {
-    REQUIRE(w.step(1.0 / 60.0));
-    if (step % 10 != 0) continue;
-    stillRows += compareKernels(w, threads > 1 ? &pool : nullptr);
-    ++steps;
-  }
+  const std::unique_ptr<World> world =
+      stepHeap(groundLast, threads, [&](const World& w, TaskSystem* tasks) {
+        stillRows += compareKernels(w, tasks);
+        ++steps;
+      });
+  const World& w = *world;
   // The heap lands within the first checks: the ground's contacts fill still rows at every
   // check after that (75 bodies, up to 19 rows of four).
   CHECK(stillRows >= 4 * (steps - 2));
@@ -141,20 +148,12 @@ TEST_CASE("Rows packed by the AVX2 build give the baseline build's bits", "[solv
   }
   const bool groundLast = GENERATE(false, true);
   const int threads = GENERATE(1, 4);
-  INFO("ground made " << (groundLast ? "last" : "first") << ", threads " << threads);
-  ThreadPool pool(threads);
-  std::unique_ptr<World> world = makeHeap(groundLast);
-  World& w = *world;
-  for (int step = 1; step <= 150; ++step) {
-    REQUIRE(w.step(1.0 / 60.0));
-    if (step % 10 != 0) continue;
-    bool wasOn = false, isOn = true;
-    compareSolvers(w, threads > 1 ? &pool : nullptr, [&](ContactSolver& baseline) {
-      wasOn = baseline.avx2Packing();
-      baseline.setAvx2Packing(false);
-      isOn = baseline.avx2Packing();
-    });
-    CHECK(wasOn);  // on by default where the CPU has AVX2
-    CHECK_FALSE(isOn);
-  }
+  stepHeap(groundLast, threads, [](const World& w, TaskSystem* tasks) {
+    compareSolvers(
+        w, tasks, [](ContactSolver& baseline) { baseline.setAvx2Packing(false); },
+        [](const ContactSolver& avx2, const ContactSolver& baseline) {
+          CHECK(avx2.avx2Packing());  // on by default where the CPU has AVX2
+          CHECK_FALSE(baseline.avx2Packing());
+        });
+  });
 }
