@@ -735,25 +735,22 @@ bool ContactSolver::hasAvx2Packing() {
 #endif
 }
 
-void ContactSolver::packRow(int r, const std::vector<Body>& bodies,
-                            const std::vector<Manifold>& manifolds, const Softness& soft,
-                            const Softness& hard) {
-  packRowBody(r, bodies, manifolds, soft, hard);
-}
-
 #if TUMBLE_AVX2_PACKING
 __attribute__((target("avx2"))) void ContactSolver::packRowAvx2(
     int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
     const Softness& soft, const Softness& hard) {
   packRowBody(r, bodies, manifolds, soft, hard);
 }
-#else
-void ContactSolver::packRowAvx2(int r, const std::vector<Body>& bodies,
-                                const std::vector<Manifold>& manifolds, const Softness& soft,
-                                const Softness& hard) {
+#endif
+
+void ContactSolver::packRow(int r, const std::vector<Body>& bodies,
+                            const std::vector<Manifold>& manifolds, const Softness& soft,
+                            const Softness& hard) {
+#if TUMBLE_AVX2_PACKING
+  if (avx2Packing_) return packRowAvx2(r, bodies, manifolds, soft, hard);
+#endif
   packRowBody(r, bodies, manifolds, soft, hard);
 }
-#endif
 
 __attribute__((always_inline)) inline void ContactSolver::packRowBody(
     int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
@@ -1157,10 +1154,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   forEachRow([&](int r) {
     for (int l = 0; r + 1 < rows && l < kLanes && rowMembers_[(r + 1) * kLanes + l] >= 0; ++l)
       fetch(constraintManifold_[rowMembers_[(r + 1) * kLanes + l]], rowPoints_[r + 1]);
-    if (avx2Packing_)
-      packRowAvx2(r, bodies, manifolds, soft, hard);
-    else
-      packRow(r, bodies, manifolds, soft, hard);
+    packRow(r, bodies, manifolds, soft, hard);
   });
 }
 

@@ -195,10 +195,12 @@ class ContactSolver {
   void prepareContacts(const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                        const Settings& s, Real h);
   // Writes row r whole from its constraints' manifolds and solver bodies, four lanes at a time
-  // (soft: between two moving bodies; hard: against an immovable or kinematic one).
+  // (soft: between two moving bodies; hard: against an immovable or kinematic one). Runs
+  // packRowAvx2 instead when avx2Packing_ is set.
   void packRow(int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                const Softness& soft, const Softness& hard);
-  // packRow compiled for AVX2 (avx2Packing_; contact_solver.cpp): the same body, the same bits.
+  // packRow compiled for AVX2 (defined only where contact_solver.cpp's TUMBLE_AVX2_PACKING is
+  // set): the same body, the same bits.
   void packRowAvx2(int r, const std::vector<Body>& bodies, const std::vector<Manifold>& manifolds,
                    const Softness& soft, const Softness& hard);
   // packRow's body, inlined into both.
