@@ -108,6 +108,28 @@ bool needsMerge(const NarrowJob& job, bool crosscheck) {
          (job.count > 0 && ((job.dynamicA && !job.activeA) || (job.dynamicB && !job.activeB)));
 }
 
+// Last step's manifold of an old pair a few pairs on (the old pairs mostly continue, in key
+// order), every line of it: the recycling test (the found pose), the recycled copy (all of it)
+// and the warm start (the points, the normal and the friction impulses) read most of them. A
+// manifold is 656 bytes and a heap's are megabytes, read in order but in part, which the
+// hardware's stream prefetch did not follow: the old manifold's lines were the top misses of
+// writePoints and canRecycle.
+void fetchOldManifold(const std::vector<Manifold>& manifolds, const ContactPair& p) {
+  if (p.manifold < 0) return;
+  const char* m = reinterpret_cast<const char*>(&manifolds[static_cast<size_t>(p.manifold)]);
+  for (size_t at = 0; at < sizeof(Manifold); at += 64) detail::prefetch(m + at);
+  detail::prefetch(m + sizeof(Manifold) - 1);
+}
+
+// For the loops over the keys, at old pair `oi`: the manifold of the old pair kFetchAhead on, and
+// the old pair itself four times as far on (80 bytes each, read in order, but the manifold's
+// index was the loop's top miss once the manifolds were fetched).
+void fetchOldPair(const std::vector<ContactPair>& pairs, const std::vector<Manifold>& manifolds,
+                  size_t oi) {
+  if (oi + 4 * kFetchAhead < pairs.size()) detail::prefetch(&pairs[oi + 4 * kFetchAhead]);
+  if (oi + kFetchAhead < pairs.size()) fetchOldManifold(manifolds, pairs[oi + kFetchAhead]);
+}
+
 }  // namespace
 
 // The keys come sorted by a: b jumps across the bodies. The narrow phase's loops fetch a later
@@ -362,6 +384,7 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
     // its pair here.
     NarrowJob job;
     if (k + kFetchAhead < keys.size()) fetchPairBody(keys[k + kFetchAhead].second);
+    fetchOldPair(pairs_, manifolds_, oi);
     if (open >= 0) settleTouch(nextPairs[open], openWas, next), open = -1;
     while (oi < pairs_.size() && std::pair(pairs_[oi].a.index, pairs_[oi].b.index) < keys[k])
       pairGone(pairs_[oi++]);
@@ -492,6 +515,7 @@ void World::collideJobs(TaskSystem* tasks, Real h, const Settings& s) {
         for (int k = begin; k < end; ++k) {
           if (static_cast<size_t>(k) + kFetchAhead < static_cast<size_t>(end))
             fetchPairBody(keys[static_cast<size_t>(k) + kFetchAhead].second);
+          fetchOldPair(pairs_, manifolds_, oi);
           NarrowJob& job = ns.jobs[k];
           job.a = keys[k].first;
           job.b = keys[k].second;
