@@ -17,8 +17,6 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 
-constexpr Real kDt = 1.0 / 60.0;
-
 std::unique_ptr<World> loadWorld(const std::string& name, Scene* out = nullptr) {
   auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/" + name + ".json");
   REQUIRE(scene);

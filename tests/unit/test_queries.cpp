@@ -148,7 +148,7 @@ TEST_CASE("shape casts never pass the time of impact and agree with overlaps", "
   World w{Settings{}};
   buildMixedScene(w, rng);
   std::uniform_real_distribution<Real> p(-5.0, 5.0), y(3.5, 6.0);
-  int hits = 0, maxIterations = 0, sumIterations = 0;
+  int hits = 0, maxIterations = 0;
   for (int i = 0; i < 200; ++i) {
     const Shape s = randomConvex(rng, i);
     const Transform xf{Vec3(p(rng), y(rng), p(rng)), randomRotation(rng)};
@@ -164,7 +164,6 @@ TEST_CASE("shape casts never pass the time of impact and agree with overlaps", "
     }
     ++hits;
     maxIterations = std::max(maxIterations, hit->iterations);
-    sumIterations += hit->iterations;
     // Just before the hit nothing overlaps; just after, the body hit does.
     const Real before = std::max(0.0, hit->fraction - 1e-6);
     CHECK(w.overlapShape(s, {xf.position + before * translation, xf.rotation}).empty());

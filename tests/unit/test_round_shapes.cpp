@@ -56,7 +56,9 @@ std::array<Shape, 3> faceTestHulls(std::mt19937_64& rng, const Vec3& radii, cons
 
 TEST_CASE("sphere and capsule mass properties equal slice-by-slice integration", "[round]") {
   const Real density = 750.0;
-  for (const auto& [r, h] : {std::pair{0.5, 0.0}, {0.3, 0.7}, {1.2, 0.1}, {0.05, 2.0}}) {
+  for (const auto& [radius, half] : {std::pair{0.5, 0.0}, {0.3, 0.7}, {1.2, 0.1}, {0.05, 2.0}}) {
+    // Copies: clang 14 cannot capture structured bindings in the lambda below.
+    const Real r = radius, h = half;
     const Shape shape = h == 0.0 ? *makeSphere(r) : *makeCapsule(r, h);
     const MassProperties m = shape.massProperties(density);
     // The profile: a cylinder of radius r for |y| <= h, a hemisphere's circle beyond.
