@@ -30,6 +30,17 @@ struct HullEdge {
   int faceB = -1;
 };
 
+/// A hull that is a rectangular box: its centre, three unit axes (each the outward normal of one
+/// face) and half extents along them, in the hull's own frame, and for each axis k the index of
+/// the face whose outward normal is +axis[k] (face[k][0]) and -axis[k] (face[k][1]). The narrow
+/// phase takes two boxes through the separating-axis test instead of GJK and EPA.
+struct HullBox {
+  Vec3 center{0.0};
+  Vec3 axis[3];
+  Vec3 half{0.0};
+  int face[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+};
+
 /// Mass properties for a uniform density. The inertia tensor is about the centre of mass, in the
 /// hull's own (local) axes, in kg m^2.
 struct MassProperties {
@@ -73,8 +84,13 @@ class ConvexHull {
   Vec3 boundsMax() const;
   /// Distance from the local origin to the farthest vertex (m), computed once by build().
   Real radius() const { return radius_; }
+  /// The hull's box frame when it is a rectangular box (8 vertices, 6 faces of 4 in three pairs
+  /// of opposite, mutually perpendicular planes, every vertex a corner within 1e-12 of the
+  /// hull's size), else nullptr. Found by build().
+  const HullBox* box() const { return isBox_ ? &box_ : nullptr; }
 
  private:
+  void findBox();
   friend struct SnapshotCodec;  // snapshot.h: a hull is restored array for array
   std::vector<Vec3> vertices_;
   std::vector<HullFace> faces_;
@@ -83,6 +99,8 @@ class ConvexHull {
   std::vector<int> neighbours_;
   std::vector<int> sourceIndices_;
   Real radius_ = 0.0;
+  HullBox box_;
+  bool isBox_ = false;
 };
 
 }  // namespace tumble

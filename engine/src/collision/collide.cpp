@@ -222,18 +222,187 @@ Vec3 leastOverlapFaceNormal(const ConvexHull& ha, const SupportShape& a, const T
   return best;
 }
 
+void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
+                           Real& sOut, Real& tOut);
+
+// Two sharp boxes (HullBox) by the separating-axis test (Gottschalk, Lin and Manocha 1996;
+// Ericson 4.4.1) instead of GJK and EPA: each box's three face normals and the nine cross
+// products of their edges, in A's box frame. The axis of largest separation is exactly EPA's
+// normal and depth when the boxes overlap (EPA's normal up to its rounding, its depth to about
+// 1e-15 m on a heap's pairs), and when they are apart along a face axis, the normal GJK's closest
+// points give. From that normal on, the contact is made as the general path makes it from GJK's
+// or EPA's (collideHullPair): each box's face most aligned with it; a face contact (reference
+// face, B only when clearly better aligned) or an edge-like one (B's face clipped against A's
+// along the normal); one point, the closest points of the two edges, when clipping keeps none.
+// Apart along an edge axis, those closest points are GJK's when they are no farther apart than
+// the axis separates the boxes. Returns false, leaving `r` alone, where GJK is still needed:
+// boxes farther apart than the speculative distance (its distance and witnesses), apart with a
+// corner nearest, or a face contact whose clipping keeps no point (rare: its witnesses).
+// GCC 12's SLP vectorizer paired the two boxes' rotation matrices into fused multiply-subtract-
+// adds (vfmsubadd) under -mavx2 -mfma although -ffp-contract=off forbids fusing (the avx2 build's
+// contacts then differed from the default build's in the last bits): this function is kept
+// out of it.
+#if defined(__GNUC__) && !defined(__clang__)
+#define TUMBLE_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define TUMBLE_NO_SLP
+#endif
+TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const Transform& xa,
+                                const ConvexHull& hb, const HullBox& bb, const Transform& xb,
+                                Real speculative, CollideResult& r) {
+  const Mat3 ra = glm::mat3_cast(xa.rotation), rb = glm::mat3_cast(xb.rotation);
+  Vec3 ua[3], ub[3];
+  for (int k = 0; k < 3; ++k) ua[k] = ra * ba.axis[k], ub[k] = rb * bb.axis[k];
+  const Vec3 ca = xa.position + ra * ba.center, cb = xb.position + rb * bb.center;
+  const Vec3 d = cb - ca;
+  // R[i][j] = ua_i . ub_j; t = d in A's axes.
+  Real R[3][3], absR[3][3], t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i] = glm::dot(d, ua[i]);
+    for (int j = 0; j < 3; ++j) R[i][j] = glm::dot(ua[i], ub[j]), absR[i][j] = std::abs(R[i][j]);
+  }
+  const Vec3& ea = ba.half;
+  const Vec3& eb = bb.half;
+  int faceA = 0, faceB = 0, edgeI = -1, edgeJ = -1;
+  Real sepA = -std::numeric_limits<Real>::infinity(), sepB = sepA, sepEdge = sepA;
+  for (int i = 0; i < 3; ++i) {
+    const Real sep =
+        std::abs(t[i]) - ea[i] - (eb[0] * absR[i][0] + eb[1] * absR[i][1] + eb[2] * absR[i][2]);
+    if (sep > sepA) sepA = sep, faceA = i;
+  }
+  for (int j = 0; j < 3; ++j) {
+    const Real sep = std::abs(glm::dot(d, ub[j])) - eb[j] -
+                     (ea[0] * absR[0][j] + ea[1] * absR[1][j] + ea[2] * absR[2][j]);
+    if (sep > sepB) sepB = sep, faceB = j;
+  }
+  // Farther apart along a face axis than the speculative distance: GJK's distance (no edges).
+  if (std::max(sepA, sepB) > speculative) return false;
+  // The edge axes, each only as far as it could beat the faces (an edge axis matters only when
+  // it does; the division is skipped otherwise).
+  Real beat = std::max(sepA, sepB);
+  for (int i = 0; i < 3; ++i) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    for (int j = 0; j < 3; ++j) {
+      // |ua_i x ub_j|, and d, A and B projected on it (ub_j in A's axes is column j of R).
+      const Real length = std::sqrt(R[i1][j] * R[i1][j] + R[i2][j] * R[i2][j]);
+      if (length < 1e-6) continue;  // parallel edges: a face axis separates them as well
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const Real rA = ea[i1] * absR[i2][j] + ea[i2] * absR[i1][j];
+      const Real rB = eb[j1] * absR[i][j2] + eb[j2] * absR[i][j1];
+      const Real gap = std::abs(t[i2] * R[i1][j] - t[i1] * R[i2][j]) - rA - rB;
+      if (!(gap > beat * length)) continue;
+      beat = sepEdge = gap / length;
+      edgeI = i, edgeJ = j;
+    }
+  }
+  const Real separation = std::max({sepA, sepB, sepEdge});
+  if (separation > speculative) return false;
+  // Ties (within 1e-12 of the boxes' size: rounding) go to A's faces, then to faces over edges,
+  // whose axes are then the same direction; touching boxes go to GJK, whose verdict on them
+  // (intersecting, within its own rounding) the test cannot reproduce.
+  const Real scale = ha.radius() + hb.radius();
+  const Real tie = 1e-12 * scale;
+  if (std::abs(separation) <= tie) return false;
+  const bool faceOfB = sepB > sepA + tie;
+  const Real sepFace = faceOfB ? sepB : sepA;
+  const bool edge = sepEdge > std::max(sepA, sepB) + tie;
+  Vec3 normal = edge ? glm::cross(ua[edgeI], ub[edgeJ]) : (faceOfB ? ub[faceB] : ua[faceA]);
+  if (glm::dot(normal, d) < 0.0) normal = -normal;
+  // The edges of A and B that meet along an edge axis: A's along ua_i on the side facing B, B's
+  // along ub_j on the side facing A; their closest points.
+  Vec3 edgeA(0.0), edgeB(0.0);
+  if (edge) {
+    Vec3 pa = ca, pb = cb;
+    for (int k = 0; k < 3; ++k) {
+      if (k != edgeI) pa += (glm::dot(normal, ua[k]) > 0.0 ? ea[k] : -ea[k]) * ua[k];
+      if (k != edgeJ) pb += (glm::dot(normal, ub[k]) < 0.0 ? eb[k] : -eb[k]) * ub[k];
+    }
+    const Vec3 sa = ea[edgeI] * ua[edgeI], sb = eb[edgeJ] * ub[edgeJ];
+    Real u = 0.0, v = 0.0;
+    closestSegmentSegment(pa - sa, pa + sa, pb - sb, pb + sb, u, v);
+    edgeA = pa - sa + (2.0 * u) * sa;
+    edgeB = pb - sb + (2.0 * v) * sb;
+    if (separation >= 0.0) {
+      // Apart: the edges' closest points are the boxes' when they are no farther apart than the
+      // separation along the axis, a lower bound on the distance; GJK's normal is then theirs.
+      // Otherwise (a corner nearer) GJK finds them.
+      const Vec3 gap = edgeB - edgeA;
+      const Real length = glm::length(gap);
+      if (!(length <= separation + 1e-12 * scale) || !(length > 1e-12 * (1.0 + scale)))
+        return false;
+      normal = gap / length;
+    }
+  }
+  normal = glm::normalize(normal);
+  auto mostAligned = [](const HullBox& box, const Vec3* u, const Vec3& n) {
+    int k = 0;
+    Real best = -1.0;
+    for (int i = 0; i < 3; ++i)
+      if (std::abs(glm::dot(n, u[i])) > best) best = std::abs(glm::dot(n, u[i])), k = i;
+    return box.face[k][glm::dot(n, u[k]) >= 0.0 ? 0 : 1];
+  };
+  const int fa = mostAligned(ba, ua, normal), fb = mostAligned(bb, ub, -normal);
+  const Vec3 na = xa.rotate(ha.faces()[static_cast<size_t>(fa)].normal);
+  const Vec3 nb = xb.rotate(hb.faces()[static_cast<size_t>(fb)].normal);
+  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
+
+  static thread_local std::vector<Candidate> cand;
+  cand.clear();
+  if (std::max(alignA, alignB) > kSnapAlignment) {
+    const bool referenceA = alignA >= alignB - kReferenceBias;
+    if (referenceA) {
+      normal = na;
+      clipFaces(ha, xa, fa, hb, xb, fb, na, speculative, fa, fb, cand);
+    } else {
+      normal = -nb;
+      clipFaces(hb, xb, fb, ha, xa, fa, nb, speculative, fa, fb, cand);
+      for (Candidate& c : cand) std::swap(c.onA, c.onB);
+    }
+    if (!edge && separation > 0.0) {
+      // Apart along a face axis: GJK's normal is that face's only when the boxes are as near as
+      // the axis separates them, when a point of the other box's face clipped to the face's
+      // prism is at that separation (else a corner or an edge off the face is nearest, and GJK
+      // finds it). Checked on the reference face: GJK's when it is the axis's face.
+      if (referenceA == faceOfB) return false;
+      Real nearest = std::numeric_limits<Real>::infinity();
+      for (const Candidate& c : cand) nearest = std::min(nearest, c.separation);
+      if (!(nearest <= sepFace + 1e-9 * scale)) return false;
+    }
+  } else if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
+    clipFaces(ha, xa, fa, hb, xb, fb, normal, speculative, fa, fb, cand);
+  }
+  if (cand.empty()) {
+    if (!edge) return false;
+    cand.push_back({edgeA, edgeB, separation, kSinglePointId});
+  }
+  reduce(cand, normal);
+  r = CollideResult{};
+  r.overlapping = separation < 0.0;
+  r.distance = separation;
+  r.gjk.status = r.overlapping ? GjkStatus::Intersecting : GjkStatus::Separated;
+  r.gjk.distance = std::max(separation, Real(0.0));
+  r.normal = normal;
+  r.pointCount = static_cast<int>(cand.size());
+  for (int i = 0; i < r.pointCount; ++i)
+    r.points[i] = {cand[i].onA, cand[i].onB, cand[i].separation, cand[i].id};
+  return true;
+}
+
 // Two hulls, sharp or rounded (a core hull plus a radius): everything on the cores, then for
 // rounded ones each point moved out to the surfaces (roundPoint), the speculative cut on the
 // rounded separation. Sharp hulls skip that step, so their results keep their bits.
-CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb,
-                           const Transform& xb, Real speculative, const Settings& s,
-                           const GjkSimplex* warm) {
+CollideResult collideHullPair(const Shape& sa, const Transform& xa, const Shape& sb,
+                              const Transform& xb, Real speculative, const Settings& s,
+                              const GjkSimplex* warm, bool boxes) {
   const ConvexHull& ha = *sa.coreHull();
   const ConvexHull& hb = *sb.coreHull();
   const Real rA = sa.roundRadius(), rB = sb.roundRadius();
   const Real coreSpeculative = speculative + rA + rB;
-  const SupportShape a = ha.supportShape(), b = hb.supportShape();
   CollideResult r;
+  if (boxes && rA == 0.0 && rB == 0.0 && ha.box() && hb.box() &&
+      collideBoxes(ha, *ha.box(), xa, hb, *hb.box(), xb, speculative, r))
+    return r;
+  const SupportShape a = ha.supportShape(), b = hb.supportShape();
   const GjkResult& g = r.gjk = gjkDistance(a, xa, b, xb, s.gjk, warm);
   r.overlapping = g.intersecting() || g.distance < rA + rB;
   r.distance = g.distance - rA - rB;
@@ -309,6 +478,12 @@ CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb
   for (int i = 0; i < r.pointCount; ++i)
     r.points[i] = {cand[i].onA, cand[i].onB, cand[i].separation, cand[i].id};
   return r;
+}
+
+CollideResult collideHulls(const Shape& sa, const Transform& xa, const Shape& sb,
+                           const Transform& xb, Real speculative, const Settings& s,
+                           const GjkSimplex* warm) {
+  return collideHullPair(sa, xa, sb, xb, speculative, s, warm, true);
 }
 
 // ---- Round shapes: a core (point, segment or hull) plus a radius ----
@@ -1070,6 +1245,12 @@ void collideChildren(const Shape& a, const Transform& xa, const Shape& b, const 
   }
   std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
             [](const ChildContact& x, const ChildContact& y) { return x.key < y.key; });
+}
+
+CollideResult detail::collideHullsGeneral(const Shape& a, const Transform& xa, const Shape& b,
+                                          const Transform& xb, Real speculative,
+                                          const Settings& settings, const GjkSimplex* warmStart) {
+  return collideHullPair(a, xa, b, xb, speculative, settings, warmStart, false);
 }
 
 CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,

@@ -19,6 +19,12 @@ inline constexpr Real kMinFaceAlignment = 0.05;
 inline constexpr Real kSnapAlignment = 0.995;
 inline constexpr Real kReferenceBias = 1e-3;
 
+// Two hulls (sharp or rounded) through GJK and EPA even when both are boxes: collide() without
+// its separating-axis path for two sharp boxes (HullBox). For tests.
+CollideResult collideHullsGeneral(const Shape& a, const Transform& xa, const Shape& b,
+                                  const Transform& xb, Real speculative, const Settings& settings,
+                                  const GjkSimplex* warmStart = nullptr);
+
 struct ClipVertex {
   Vec3 p;
   uint32_t id;

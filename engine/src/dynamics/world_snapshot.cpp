@@ -264,6 +264,7 @@ struct SnapshotCodec {
       for (size_t i = 1; sound && i < off.size(); ++i) sound = off[i - 1] <= off[i];
       if (o.ok() && (!sound || h.sourceIndices_.size() != static_cast<size_t>(n)))
         o.fail(o.pos, "a hull's adjacency and source indices sized by its vertices", "others");
+      if (o.ok()) h.findBox();  // derived from the arrays, as build() derives it
     }
   }
 

@@ -266,7 +266,53 @@ Expected<ConvexHull> ConvexHull::build(std::span<const Vec3> points) {
     std::sort(hull.neighbours_.begin() + hull.neighbourOffsets_[i],
               hull.neighbours_.begin() + hull.neighbourOffsets_[i + 1]);
   }
+  hull.findBox();
   return hull;
+}
+
+void ConvexHull::findBox() {
+  isBox_ = false;
+  box_ = HullBox{};
+  if (vertices_.size() != 8 || faces_.size() != 6) return;
+  for (const HullFace& f : faces_)
+    if (f.vertices.size() != 4) return;
+  // Three pairs of opposite faces, in the order of their first faces.
+  int pairs = 0;
+  std::vector<char> used(6, 0);
+  for (int f = 0; f < 6; ++f) {
+    if (used[static_cast<size_t>(f)]) continue;
+    int opposite = -1;
+    for (int g = f + 1; g < 6 && opposite < 0; ++g)
+      if (!used[static_cast<size_t>(g)] &&
+          glm::dot(faces_[static_cast<size_t>(f)].normal, faces_[static_cast<size_t>(g)].normal) <
+              -1.0 + 1e-12)
+        opposite = g;
+    if (opposite < 0 || pairs == 3) return;
+    used[static_cast<size_t>(f)] = used[static_cast<size_t>(opposite)] = 1;
+    box_.axis[pairs] = faces_[static_cast<size_t>(f)].normal;
+    box_.face[pairs][0] = f;
+    box_.face[pairs][1] = opposite;
+    ++pairs;
+  }
+  if (pairs != 3) return;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (std::abs(glm::dot(box_.axis[i], box_.axis[j])) > 1e-12) return;
+  Vec3 center(0.0);
+  for (const Vec3& v : vertices_) center += v;
+  box_.center = center / 8.0;
+  // Every vertex a corner: at +-half along each axis from the centre.
+  const Real tolerance = 1e-12 * std::max(radius_, Real(1e-300));
+  for (int k = 0; k < 3; ++k) {
+    const HullFace& plus = faces_[static_cast<size_t>(box_.face[k][0])];
+    const HullFace& minus = faces_[static_cast<size_t>(box_.face[k][1])];
+    box_.half[k] = 0.5 * (plus.offset + minus.offset);
+    if (!(box_.half[k] > 0.0)) return;
+    for (const Vec3& v : vertices_)
+      if (std::abs(std::abs(glm::dot(v - box_.center, box_.axis[k])) - box_.half[k]) > tolerance)
+        return;
+  }
+  isBox_ = true;
 }
 
 SupportShape ConvexHull::supportShape() const {
