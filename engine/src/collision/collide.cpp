@@ -222,6 +222,46 @@ Vec3 leastOverlapFaceNormal(const ConvexHull& ha, const SupportShape& a, const T
   return best;
 }
 
+// How a contact is made from its normal (unit, from A to B) and the two faces most aligned with
+// it (A's) and against it (B's): a face contact when either is aligned within kSnapAlignment (the
+// better aligned face is the reference and its normal the contact normal, so resting contacts do
+// not inherit EPA's small normal noise; A wins near-ties), an edge-like contact (B's face clipped
+// against A's in projection along the normal) when both lean towards it, else none: the caller's
+// single closest-point contact. Appends the clipped candidates; `normal` becomes the reference
+// face's in a face contact.
+enum class Clip { None, FaceA, FaceB, EdgeLike };
+Clip clipAlong(const ConvexHull& ha, const Transform& xa, int fa, const ConvexHull& hb,
+               const Transform& xb, int fb, Real speculative, Vec3& normal,
+               std::vector<Candidate>& cand) {
+  const Vec3 na = xa.rotate(ha.faces()[static_cast<size_t>(fa)].normal);
+  const Vec3 nb = xb.rotate(hb.faces()[static_cast<size_t>(fb)].normal);
+  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
+  if (std::max(alignA, alignB) > kSnapAlignment) {
+    if (alignA >= alignB - kReferenceBias) {
+      normal = na;
+      clipFaces(ha, xa, fa, hb, xb, fb, na, speculative, fa, fb, cand);
+      return Clip::FaceA;
+    }
+    normal = -nb;
+    clipFaces(hb, xb, fb, ha, xa, fa, nb, speculative, fa, fb, cand);
+    for (Candidate& c : cand) std::swap(c.onA, c.onB);
+    return Clip::FaceB;
+  }
+  if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
+    clipFaces(ha, xa, fa, hb, xb, fb, normal, speculative, fa, fb, cand);
+    return Clip::EdgeLike;
+  }
+  return Clip::None;
+}
+
+// The result's normal and points from the reduced candidates.
+void setPoints(CollideResult& r, const Vec3& normal, const std::vector<Candidate>& cand) {
+  r.normal = normal;
+  r.pointCount = static_cast<int>(cand.size());
+  for (int i = 0; i < r.pointCount; ++i)
+    r.points[i] = {cand[i].onA, cand[i].onB, cand[i].separation, cand[i].id};
+}
+
 void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
                            Real& sOut, Real& tOut);
 
@@ -342,34 +382,18 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
     return box.face[k][glm::dot(n, u[k]) >= 0.0 ? 0 : 1];
   };
   const int fa = mostAligned(ba, ua, normal), fb = mostAligned(bb, ub, -normal);
-  const Vec3 na = xa.rotate(ha.faces()[static_cast<size_t>(fa)].normal);
-  const Vec3 nb = xb.rotate(hb.faces()[static_cast<size_t>(fb)].normal);
-  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
-
   static thread_local std::vector<Candidate> cand;
   cand.clear();
-  if (std::max(alignA, alignB) > kSnapAlignment) {
-    const bool referenceA = alignA >= alignB - kReferenceBias;
-    if (referenceA) {
-      normal = na;
-      clipFaces(ha, xa, fa, hb, xb, fb, na, speculative, fa, fb, cand);
-    } else {
-      normal = -nb;
-      clipFaces(hb, xb, fb, ha, xa, fa, nb, speculative, fa, fb, cand);
-      for (Candidate& c : cand) std::swap(c.onA, c.onB);
-    }
-    if (!edge && separation > 0.0) {
-      // Apart along a face axis: GJK's normal is that face's only when the boxes are as near as
-      // the axis separates them, when a point of the other box's face clipped to the face's
-      // prism is at that separation (else a corner or an edge off the face is nearest, and GJK
-      // finds it). Checked on the reference face: GJK's when it is the axis's face.
-      if (referenceA == faceOfB) return false;
-      Real nearest = std::numeric_limits<Real>::infinity();
-      for (const Candidate& c : cand) nearest = std::min(nearest, c.separation);
-      if (!(nearest <= sepFace + 1e-9 * scale)) return false;
-    }
-  } else if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
-    clipFaces(ha, xa, fa, hb, xb, fb, normal, speculative, fa, fb, cand);
+  const Clip clip = clipAlong(ha, xa, fa, hb, xb, fb, speculative, normal, cand);
+  if (!edge && separation > 0.0 && clip != Clip::None) {
+    // Apart along a face axis: GJK's normal is that face's only when the boxes are as near as
+    // the axis separates them, when a point of the other box's face clipped to the face's prism
+    // is at that separation (else a corner or an edge off the face is nearest, and GJK finds
+    // it). Checked on the reference face: GJK's when it is the axis's face.
+    if ((clip == Clip::FaceB) != faceOfB) return false;
+    Real nearest = std::numeric_limits<Real>::infinity();
+    for (const Candidate& c : cand) nearest = std::min(nearest, c.separation);
+    if (!(nearest <= sepFace + 1e-9 * scale)) return false;
   }
   if (cand.empty()) {
     if (!edge) return false;
@@ -381,10 +405,7 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
   r.distance = separation;
   r.gjk.status = r.overlapping ? GjkStatus::Intersecting : GjkStatus::Separated;
   r.gjk.distance = std::max(separation, Real(0.0));
-  r.normal = normal;
-  r.pointCount = static_cast<int>(cand.size());
-  for (int i = 0; i < r.pointCount; ++i)
-    r.points[i] = {cand[i].onA, cand[i].onB, cand[i].separation, cand[i].id};
+  setPoints(r, normal, cand);
   return true;
 }
 
@@ -442,25 +463,7 @@ CollideResult collideHullPair(const Shape& sa, const Transform& xa, const Shape&
   cand.clear();
   const int fa = supportFace(ha, xa.rotation, normal);
   const int fb = supportFace(hb, xb.rotation, -normal);
-  const Vec3 na = xa.rotate(ha.faces()[fa].normal);
-  const Vec3 nb = xb.rotate(hb.faces()[fb].normal);
-  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
-  if (std::max(alignA, alignB) > kSnapAlignment) {
-    // Face contact: the better aligned face is the reference and its normal the contact normal,
-    // so resting contacts do not inherit EPA's small normal noise. A wins near-ties.
-    if (alignA >= alignB - kReferenceBias) {
-      normal = na;
-      clipFaces(ha, xa, fa, hb, xb, fb, na, coreSpeculative, fa, fb, cand);
-    } else {
-      normal = -nb;
-      clipFaces(hb, xb, fb, ha, xa, fa, nb, coreSpeculative, fa, fb, cand);
-      for (Candidate& c : cand) std::swap(c.onA, c.onB);
-    }
-  } else if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
-    // Edge-like contact: keep GJK/EPA's normal and clip B's face against A's in projection along
-    // it.
-    clipFaces(ha, xa, fa, hb, xb, fb, normal, coreSpeculative, fa, fb, cand);
-  }
+  clipAlong(ha, xa, fa, hb, xb, fb, coreSpeculative, normal, cand);
   if (cand.empty()) cand.push_back({witnessA, witnessB, separation, kSinglePointId});
   reduce(cand, normal);
   if (rA > 0.0 || rB > 0.0) {
@@ -472,11 +475,7 @@ CollideResult collideHullPair(const Shape& sa, const Transform& xa, const Shape&
     }
     cand.resize(kept);
   }
-
-  r.normal = normal;
-  r.pointCount = static_cast<int>(cand.size());
-  for (int i = 0; i < r.pointCount; ++i)
-    r.points[i] = {cand[i].onA, cand[i].onB, cand[i].separation, cand[i].id};
+  setPoints(r, normal, cand);
   return r;
 }
 
