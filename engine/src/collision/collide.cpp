@@ -408,6 +408,7 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
   setPoints(r, normal, cand);
   return true;
 }
+#undef TUMBLE_NO_SLP
 
 // Two hulls, sharp or rounded (a core hull plus a radius): everything on the cores, then for
 // rounded ones each point moved out to the surfaces (roundPoint), the speculative cut on the
