@@ -222,36 +222,127 @@ Vec3 leastOverlapFaceNormal(const ConvexHull& ha, const SupportShape& a, const T
   return best;
 }
 
+// GCC 12's SLP vectorizer paired the two boxes' rotation matrices into fused multiply-subtract-
+// adds (vfmsubadd) under -mavx2 -mfma although -ffp-contract=off forbids fusing (the avx2 build's
+// contacts then differed from the default build's in the last bits): the box path's functions
+// are kept out of it.
+#if defined(__GNUC__) && !defined(__clang__)
+#define TUMBLE_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define TUMBLE_NO_SLP
+#endif
+
+// Clips the incident face as clipFaces does (the same planes, in the order of the reference
+// face's cycle, and the same ids) when the reference face is a box's and `dir` its normal: the
+// side planes are the box's own face planes, so the clipping runs in the box's frame on one
+// coordinate per plane. `ur` and `cr`: the reference box's axes and centre in world; `ri` and
+// `pi`: the incident body's rotation and position.
+TUMBLE_NO_SLP void clipBoxFaces(const HullBox& box, const Vec3 (&ur)[3], const Vec3& cr, int fr,
+                                const ConvexHull& inc, const Mat3& ri, const Vec3& pi, int fi,
+                                const Vec3& dir, Real speculative, int faceA, int faceB,
+                                std::vector<Candidate>& out) {
+  // Plain coordinates (glm's vector indexing is a switch on the index).
+  struct Vertex {
+    Real p[3];
+    uint32_t id;
+  };
+  const auto& vi = inc.faces()[static_cast<size_t>(fi)].vertices;
+  const size_t room = vi.size() + 5;  // each of the 4 planes adds at most one vertex
+  constexpr size_t kStack = 12;
+  Vertex stackA[kStack], stackB[kStack];
+  static thread_local std::vector<Vertex> heapA, heapB;
+  Vertex* poly = stackA;
+  Vertex* tmp = stackB;
+  if (room > kStack) {
+    heapA.resize(room);
+    heapB.resize(room);
+    poly = heapA.data();
+    tmp = heapB.data();
+  }
+  int n = static_cast<int>(vi.size());
+  for (int i = 0; i < n; ++i) {
+    const Vec3 d = ri * inc.vertices()[static_cast<size_t>(vi[static_cast<size_t>(i)])] + pi - cr;
+    poly[i] = {{glm::dot(d, ur[0]), glm::dot(d, ur[1]), glm::dot(d, ur[2])},
+               makeId(faceA, faceB, -1, static_cast<uint32_t>(i))};
+  }
+  for (int k = 0; k < 4 && n > 0; ++k) {
+    // Keeps half - sign * p[axis] >= 0, as clipPolygon keeps dot(m, p) >= d.
+    const int axis = box.edgeAxis[fr][k];
+    const Real sign = box.edgeSign[fr][k], half = box.half[axis];
+    int count = 0;
+    const Real d0 = half - sign * poly[0].p[axis];
+    Real dc = d0;
+    for (int i = 0; i < n; ++i) {
+      const Vertex& cur = poly[i];
+      const Vertex& next = poly[i + 1 < n ? i + 1 : 0];
+      const Real dn = i + 1 < n ? half - sign * next.p[axis] : d0;
+      if (dc >= 0.0) tmp[count++] = cur;
+      if ((dc >= 0.0) != (dn >= 0.0)) {
+        const Real t = dc / (dc - dn);
+        Vertex& v = tmp[count++];
+        for (int c = 0; c < 3; ++c) v.p[c] = cur.p[c] + t * (next.p[c] - cur.p[c]);
+        v.id = makeId(faceA, faceB, k, cur.id & 0xFF);
+      }
+      dc = dn;
+    }
+    n = count;
+    std::swap(poly, tmp);
+  }
+  const int axis = box.faceAxis[fr];
+  const Real sign = box.face[axis][0] == fr ? 1.0 : -1.0, half = box.half[axis];
+  for (int i = 0; i < n; ++i) {
+    const Vertex& q = poly[i];
+    const Real sep = sign * q.p[axis] - half;
+    if (sep > speculative) continue;
+    const Vec3 onInc = cr + q.p[0] * ur[0] + q.p[1] * ur[1] + q.p[2] * ur[2];
+    out.push_back({onInc - sep * dir, onInc, sep, q.id});
+  }
+}
+
 // How a contact is made from its normal (unit, from A to B) and the two faces most aligned with
-// it (A's) and against it (B's): a face contact when either is aligned within kSnapAlignment (the
-// better aligned face is the reference and its normal the contact normal, so resting contacts do
-// not inherit EPA's small normal noise; A wins near-ties), an edge-like contact (B's face clipped
-// against A's in projection along the normal) when both lean towards it, else none: the caller's
-// single closest-point contact. Appends the clipped candidates; `normal` becomes the reference
-// face's in a face contact.
+// it (A's, world normal na) and against it (B's, nb): a face contact when either is aligned
+// within kSnapAlignment (the better aligned face is the reference and its normal the contact
+// normal, so resting contacts do not inherit EPA's small normal noise; A wins near-ties), an
+// edge-like contact (B's face clipped against A's in projection along the normal) when both
+// lean towards it, else none: the caller's single closest-point contact. `clip(kind, dir)`
+// appends the clipped candidates: FaceA, A's face the reference (dir na); FaceB, B's (dir nb,
+// its candidates' onA on B's face until swapped here); EdgeLike, A's along the normal. `normal`
+// becomes the reference face's in a face contact.
 enum class Clip { None, FaceA, FaceB, EdgeLike };
+template <class ClipFn>
+Clip clipAlong(const Vec3& na, const Vec3& nb, Vec3& normal, std::vector<Candidate>& cand,
+               ClipFn&& clip) {
+  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
+  if (std::max(alignA, alignB) > kSnapAlignment) {
+    if (alignA >= alignB - kReferenceBias) {
+      normal = na;
+      clip(Clip::FaceA, na);
+      return Clip::FaceA;
+    }
+    normal = -nb;
+    clip(Clip::FaceB, nb);
+    for (Candidate& c : cand) std::swap(c.onA, c.onB);
+    return Clip::FaceB;
+  }
+  if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
+    clip(Clip::EdgeLike, normal);
+    return Clip::EdgeLike;
+  }
+  return Clip::None;
+}
+
+// clipAlong for faces fa of A and fb of B, clipped by clipFaces.
 Clip clipAlong(const ConvexHull& ha, const Transform& xa, int fa, const ConvexHull& hb,
                const Transform& xb, int fb, Real speculative, Vec3& normal,
                std::vector<Candidate>& cand) {
   const Vec3 na = xa.rotate(ha.faces()[static_cast<size_t>(fa)].normal);
   const Vec3 nb = xb.rotate(hb.faces()[static_cast<size_t>(fb)].normal);
-  const Real alignA = glm::dot(na, normal), alignB = -glm::dot(nb, normal);
-  if (std::max(alignA, alignB) > kSnapAlignment) {
-    if (alignA >= alignB - kReferenceBias) {
-      normal = na;
-      clipFaces(ha, xa, fa, hb, xb, fb, na, speculative, fa, fb, cand);
-      return Clip::FaceA;
-    }
-    normal = -nb;
-    clipFaces(hb, xb, fb, ha, xa, fa, nb, speculative, fa, fb, cand);
-    for (Candidate& c : cand) std::swap(c.onA, c.onB);
-    return Clip::FaceB;
-  }
-  if (alignA > kMinFaceAlignment && alignB > kMinFaceAlignment) {
-    clipFaces(ha, xa, fa, hb, xb, fb, normal, speculative, fa, fb, cand);
-    return Clip::EdgeLike;
-  }
-  return Clip::None;
+  return clipAlong(na, nb, normal, cand, [&](Clip kind, const Vec3& dir) {
+    if (kind == Clip::FaceB)
+      clipFaces(hb, xb, fb, ha, xa, fa, dir, speculative, fa, fb, cand);
+    else
+      clipFaces(ha, xa, fa, hb, xb, fb, dir, speculative, fa, fb, cand);
+  });
 }
 
 // The result's normal and points from the reduced candidates.
@@ -278,15 +369,7 @@ void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const
 // the axis separates the boxes. Returns false, leaving `r` alone, where GJK is still needed:
 // boxes farther apart than the speculative distance (its distance and witnesses), apart with a
 // corner nearest, or a face contact whose clipping keeps no point (rare: its witnesses).
-// GCC 12's SLP vectorizer paired the two boxes' rotation matrices into fused multiply-subtract-
-// adds (vfmsubadd) under -mavx2 -mfma although -ffp-contract=off forbids fusing (the avx2 build's
-// contacts then differed from the default build's in the last bits): this function is kept
-// out of it.
-#if defined(__GNUC__) && !defined(__clang__)
-#define TUMBLE_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
-#else
-#define TUMBLE_NO_SLP
-#endif
+// Kept out of GCC's SLP vectorizer (TUMBLE_NO_SLP, above clipBoxFaces).
 TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const Transform& xa,
                                 const ConvexHull& hb, const HullBox& bb, const Transform& xb,
                                 Real speculative, CollideResult& r) {
@@ -301,8 +384,10 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
     t[i] = glm::dot(d, ua[i]);
     for (int j = 0; j < 3; ++j) R[i][j] = glm::dot(ua[i], ub[j]), absR[i][j] = std::abs(R[i][j]);
   }
-  const Vec3& ea = ba.half;
-  const Vec3& eb = bb.half;
+  // Plain arrays (glm's vector indexing is a switch on the index).
+  const Real ea[3] = {ba.half.x, ba.half.y, ba.half.z};
+  const Real eb[3] = {bb.half.x, bb.half.y, bb.half.z};
+  constexpr int kNext[3] = {1, 2, 0}, kAfter[3] = {2, 0, 1};
   int faceA = 0, faceB = 0, edgeI = -1, edgeJ = -1;
   Real sepA = -std::numeric_limits<Real>::infinity(), sepB = sepA, sepEdge = sepA;
   for (int i = 0; i < 3; ++i) {
@@ -321,12 +406,12 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
   // it does; the division is skipped otherwise).
   Real beat = std::max(sepA, sepB);
   for (int i = 0; i < 3; ++i) {
-    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    const int i1 = kNext[i], i2 = kAfter[i];
     for (int j = 0; j < 3; ++j) {
       // |ua_i x ub_j|, and d, A and B projected on it (ub_j in A's axes is column j of R).
       const Real length = std::sqrt(R[i1][j] * R[i1][j] + R[i2][j] * R[i2][j]);
       if (length < 1e-6) continue;  // parallel edges: a face axis separates them as well
-      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const int j1 = kNext[j], j2 = kAfter[j];
       const Real rA = ea[i1] * absR[i2][j] + ea[i2] * absR[i1][j];
       const Real rB = eb[j1] * absR[i][j2] + eb[j2] * absR[i][j1];
       const Real gap = std::abs(t[i2] * R[i1][j] - t[i1] * R[i2][j]) - rA - rB;
@@ -384,7 +469,16 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
   const int fa = mostAligned(ba, ua, normal), fb = mostAligned(bb, ub, -normal);
   static thread_local std::vector<Candidate> cand;
   cand.clear();
-  const Clip clip = clipAlong(ha, xa, fa, hb, xb, fb, speculative, normal, cand);
+  const Vec3 na = xa.rotate(ha.faces()[static_cast<size_t>(fa)].normal);
+  const Vec3 nb = xb.rotate(hb.faces()[static_cast<size_t>(fb)].normal);
+  const Clip clip = clipAlong(na, nb, normal, cand, [&](Clip kind, const Vec3& dir) {
+    if (kind == Clip::FaceA)
+      clipBoxFaces(ba, ua, ca, fa, hb, rb, xb.position, fb, dir, speculative, fa, fb, cand);
+    else if (kind == Clip::FaceB)
+      clipBoxFaces(bb, ub, cb, fb, ha, ra, xa.position, fa, dir, speculative, fa, fb, cand);
+    else
+      clipFaces(ha, xa, fa, hb, xb, fb, dir, speculative, fa, fb, cand);
+  });
   if (!edge && separation > 0.0 && clip != Clip::None) {
     // Apart along a face axis: GJK's normal is that face's only when the boxes are as near as
     // the axis separates them, when a point of the other box's face clipped to the face's prism
@@ -399,7 +493,7 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
     if (!edge) return false;
     cand.push_back({edgeA, edgeB, separation, kSinglePointId});
   }
-  reduce(cand, normal);
+  reduce(cand, normal, detail::kHullReduceTie);
   r = CollideResult{};
   r.overlapping = separation < 0.0;
   r.distance = separation;
@@ -466,7 +560,7 @@ CollideResult collideHullPair(const Shape& sa, const Transform& xa, const Shape&
   const int fb = supportFace(hb, xb.rotation, -normal);
   clipAlong(ha, xa, fa, hb, xb, fb, coreSpeculative, normal, cand);
   if (cand.empty()) cand.push_back({witnessA, witnessB, separation, kSinglePointId});
-  reduce(cand, normal);
+  reduce(cand, normal, detail::kHullReduceTie);
   if (rA > 0.0 || rB > 0.0) {
     // Every candidate has onB = onA + separation * normal on the cores.
     size_t kept = 0;

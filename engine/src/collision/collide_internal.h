@@ -55,6 +55,11 @@ int clipPolygon(const ClipVertex* in, int n, const Vec3& m, Real d, int faceA, i
 void reduce(std::vector<Candidate>& c, const Vec3& normal, Real tie = 0.0);
 /// The tie for a cylinder's contacts.
 inline constexpr Real kCapReduceTie = 0.05;
+/// The tie for two hulls' contacts: rounding's. A face clipped against a box's face has picks
+/// that tie exactly (two corners of a rectangle spanning equal triangles, two points on a side
+/// parallel to a picked edge); rounding then decided, so two computations of one contact (the
+/// box path's and the general path's) or one contact a step later could keep different points.
+inline constexpr Real kHullReduceTie = 1e-9;
 
 /// One contact point from points on the two cores (cA on A's core) and the unit normal from A to
 /// B, `coreSep` their distance along it: the surfaces lie the radii further in.

@@ -312,6 +312,28 @@ void ConvexHull::findBox() {
       if (std::abs(std::abs(glm::dot(v - box_.center, box_.axis[k])) - box_.half[k]) > tolerance)
         return;
   }
+  // Each face's edges: an edge's midpoint is at +-half along the axis across it and at the
+  // centre along the axis it runs along.
+  for (int k = 0; k < 3; ++k)
+    for (int side = 0; side < 2; ++side) {
+      const int f = box_.face[k][side];
+      box_.faceAxis[f] = k;
+      const std::vector<int>& cycle = faces_[static_cast<size_t>(f)].vertices;
+      for (int j = 0; j < 4; ++j) {
+        const Vec3 mid =
+            0.5 * (vertices_[static_cast<size_t>(cycle[static_cast<size_t>(j)])] +
+                   vertices_[static_cast<size_t>(cycle[static_cast<size_t>((j + 1) % 4)])]) -
+            box_.center;
+        int across = -1;
+        Real most = -1.0;
+        for (int i = 0; i < 3; ++i) {
+          const Real r = std::abs(glm::dot(mid, box_.axis[i])) / box_.half[i];
+          if (i != k && r > most) most = r, across = i;
+        }
+        box_.edgeAxis[f][j] = across;
+        box_.edgeSign[f][j] = glm::dot(mid, box_.axis[across]) >= 0.0 ? 1.0 : -1.0;
+      }
+    }
   isBox_ = true;
 }
 
