@@ -325,6 +325,55 @@ TEST_CASE("a Shape is a cheap handle on a hull with its bounds, mass and radius"
   CHECK_THAT(Shape(body.shape).radiusAbout(body.localCenter), WithinAbs(body.radius, 1e-15));
 }
 
+TEST_CASE(
+    "two boxes out of reach: the world's bound is below GJK's distance along a separating axis",
+    "[collide]") {
+  // detail::collideBounded (the world's narrow phase) answers two sharp boxes that the
+  // separating-axis test finds farther apart than the speculative distance with that separation
+  // and axis instead of running GJK; everything else is collide()'s own answer.
+  const Settings s;
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<Real> unit(-1.0, 1.0), size(0.05, 1.5), far(0.3, 1.6);
+  int bounded = 0;
+  for (int i = 0; i < 3000; ++i) {
+    INFO("pair " << i);
+    const Shape a = boxHull(Vec3(size(rng), size(rng), size(rng)));
+    const Shape b = boxHull(Vec3(size(rng), size(rng), size(rng)));
+    const Quat qa = glm::normalize(Quat(unit(rng), unit(rng), unit(rng), unit(rng)));
+    const Quat qb = glm::normalize(Quat(unit(rng), unit(rng), unit(rng), unit(rng)));
+    const Vec3 dir = glm::normalize(Vec3(unit(rng), unit(rng), unit(rng)) + Vec3(1e-9));
+    const Transform xa{Vec3(unit(rng), unit(rng), unit(rng)), qa};
+    const Transform xb{xa.position + far(rng) * (a.radius() + b.radius()) * dir, qb};
+    const Real speculative = 0.05;
+    detail::BoxBound bound;
+    const CollideResult r = detail::collideBounded(a, xa, b, xb, speculative, s, nullptr, bound);
+    const CollideResult g = collide(a, xa, b, xb, speculative, s);
+    if (!bound.bounded) {
+      // collide()'s answer itself.
+      CHECK(r.pointCount == g.pointCount);
+      CHECK(r.distance == g.distance);
+      continue;
+    }
+    ++bounded;
+    CHECK(r.pointCount == 0);
+    CHECK(!r.overlapping);
+    CHECK(g.pointCount == 0);  // GJK finds them out of reach as well
+    CHECK(r.distance == bound.distance);
+    CHECK(bound.distance > speculative);
+    CHECK(bound.distance <= g.distance + 1e-12);
+    CHECK_THAT(glm::length(bound.axis), WithinAbs(1.0, 1e-12));
+    // The gap between the two boxes along the axis is the bound (their corners projected).
+    Real topA = -1e300, bottomB = 1e300;
+    for (const Vec3& v : a.hull()->vertices())
+      topA = std::max(topA, glm::dot(xa.apply(v), bound.axis));
+    for (const Vec3& v : b.hull()->vertices())
+      bottomB = std::min(bottomB, glm::dot(xb.apply(v), bound.axis));
+    CHECK_THAT(bottomB - topA, WithinAbs(bound.distance, 1e-12));
+  }
+  INFO(bounded << " of 3000 bounded");
+  CHECK(bounded >= 1000);
+}
+
 TEST_CASE("a hull knows when it is a box: centre, axes, half extents and its faces", "[collide]") {
   const auto box = boxHull(Vec3(0.5, 1.0, 1.5));
   REQUIRE(box->box() != nullptr);

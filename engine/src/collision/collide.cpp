@@ -372,7 +372,7 @@ void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const
 // Kept out of GCC's SLP vectorizer (TUMBLE_NO_SLP, above clipBoxFaces).
 TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const Transform& xa,
                                 const ConvexHull& hb, const HullBox& bb, const Transform& xb,
-                                Real speculative, CollideResult& r) {
+                                Real speculative, CollideResult& r, detail::BoxBound* bound) {
   const Mat3 ra = glm::mat3_cast(xa.rotation), rb = glm::mat3_cast(xb.rotation);
   Vec3 ua[3], ub[3];
   for (int k = 0; k < 3; ++k) ua[k] = ra * ba.axis[k], ub[k] = rb * bb.axis[k];
@@ -400,8 +400,16 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
                      (ea[0] * absR[0][j] + ea[1] * absR[1][j] + ea[2] * absR[2][j]);
     if (sep > sepB) sepB = sep, faceB = j;
   }
-  // Farther apart along a face axis than the speculative distance: GJK's distance (no edges).
-  if (std::max(sepA, sepB) > speculative) return false;
+  // Farther apart along a face axis than the speculative distance: GJK's distance (no edges), or
+  // for the world that face axis and separation.
+  if (std::max(sepA, sepB) > speculative) {
+    if (bound) {
+      const bool ofB = sepB > sepA;
+      const Vec3 axis = ofB ? ub[faceB] : ua[faceA];
+      *bound = {true, ofB ? sepB : sepA, glm::dot(axis, d) < 0.0 ? -axis : axis};
+    }
+    return false;
+  }
   // The edge axes, each only as far as it could beat the faces (an edge axis matters only when
   // it does; the division is skipped otherwise).
   Real beat = std::max(sepA, sepB);
@@ -421,7 +429,14 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
     }
   }
   const Real separation = std::max({sepA, sepB, sepEdge});
-  if (separation > speculative) return false;
+  if (separation > speculative) {
+    // An edge axis beyond reach (the faces' are not: above).
+    if (bound) {
+      const Vec3 axis = glm::normalize(glm::cross(ua[edgeI], ub[edgeJ]));
+      *bound = {true, sepEdge, glm::dot(axis, d) < 0.0 ? -axis : axis};
+    }
+    return false;
+  }
   // Ties (within 1e-12 of the boxes' size: rounding) go to A's faces, then to faces over edges,
   // whose axes are then the same direction; touching boxes go to GJK, whose verdict on them
   // (intersecting, within its own rounding) the test cannot reproduce.
@@ -509,15 +524,20 @@ TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const T
 // rounded separation. Sharp hulls skip that step, so their results keep their bits.
 CollideResult collideHullPair(const Shape& sa, const Transform& xa, const Shape& sb,
                               const Transform& xb, Real speculative, const Settings& s,
-                              const GjkSimplex* warm, bool boxes) {
+                              const GjkSimplex* warm, bool boxes,
+                              detail::BoxBound* bound = nullptr) {
   const ConvexHull& ha = *sa.coreHull();
   const ConvexHull& hb = *sb.coreHull();
   const Real rA = sa.roundRadius(), rB = sb.roundRadius();
   const Real coreSpeculative = speculative + rA + rB;
   CollideResult r;
-  if (boxes && rA == 0.0 && rB == 0.0 && ha.box() && hb.box() &&
-      collideBoxes(ha, *ha.box(), xa, hb, *hb.box(), xb, speculative, r))
-    return r;
+  if (boxes && rA == 0.0 && rB == 0.0 && ha.box() && hb.box()) {
+    if (collideBoxes(ha, *ha.box(), xa, hb, *hb.box(), xb, speculative, r, bound)) return r;
+    if (bound && bound->bounded) {
+      r.distance = bound->distance;
+      return r;
+    }
+  }
   const SupportShape a = ha.supportShape(), b = hb.supportShape();
   const GjkResult& g = r.gjk = gjkDistance(a, xa, b, xb, s.gjk, warm);
   r.overlapping = g.intersecting() || g.distance < rA + rB;
@@ -1345,6 +1365,16 @@ CollideResult detail::collideHullsGeneral(const Shape& a, const Transform& xa, c
                                           const Transform& xb, Real speculative,
                                           const Settings& settings, const GjkSimplex* warmStart) {
   return collideHullPair(a, xa, b, xb, speculative, settings, warmStart, false);
+}
+
+CollideResult detail::collideBounded(const Shape& a, const Transform& xa, const Shape& b,
+                                     const Transform& xb, Real speculative,
+                                     const Settings& settings, const GjkSimplex* warmStart,
+                                     BoxBound& bound) {
+  bound = BoxBound{};
+  if (a.hull() && b.hull())
+    return collideHullPair(a, xa, b, xb, speculative, settings, warmStart, true, &bound);
+  return collide(a, xa, b, xb, speculative, settings, warmStart);
 }
 
 CollideResult collide(const Shape& a, const Transform& xa, const Shape& b, const Transform& xb,

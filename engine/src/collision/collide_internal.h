@@ -25,6 +25,23 @@ CollideResult collideHullsGeneral(const Shape& a, const Transform& xa, const Sha
                                   const Transform& xb, Real speculative, const Settings& settings,
                                   const GjkSimplex* warmStart = nullptr);
 
+/// What collideBounded found instead of a contact: two sharp boxes farther apart than the
+/// speculative distance along one of the separating-axis test's axes.
+struct BoxBound {
+  bool bounded = false;
+  Real distance = 0.0;  ///< m, their separation along `axis`: a lower bound on their distance
+  Vec3 axis{0.0};       ///< unit, from A towards B
+};
+
+/// collide(), except that two sharp boxes the separating-axis test finds farther apart than
+/// `speculative` come back with no points and no GJK run: `bound` says so and gives the axis and
+/// the separation along it (collide() runs GJK for their exact distance). The world's narrow
+/// phase needs no more of a pair out of reach than a lower bound on its distance (the next
+/// steps' bound) and a separating axis (ContactPair::axis).
+CollideResult collideBounded(const Shape& a, const Transform& xa, const Shape& b,
+                             const Transform& xb, Real speculative, const Settings& settings,
+                             const GjkSimplex* warmStart, BoxBound& bound);
+
 struct ClipVertex {
   Vec3 p;
   uint32_t id;

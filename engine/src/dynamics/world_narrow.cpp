@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 
+#include "collision/collide_internal.h"
 #include "core/prefetch.h"
 #include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
@@ -266,9 +267,14 @@ void World::collidePair(const NarrowJob& job, const Settings& s, std::vector<Chi
     return;
   }
   const GjkSimplex* warm = oldPair && oldPair->cache.count > 0 ? &oldPair->cache : nullptr;
-  const CollideResult found =
-      collide(A.shape, A.transform(), B.shape, B.transform(), job.speculative, s, warm);
+  detail::BoxBound bound;
+  const CollideResult found = detail::collideBounded(A.shape, A.transform(), B.shape, B.transform(),
+                                                     job.speculative, s, warm, bound);
   updateManifold(A, B, found, old, m, summary.counters);
+  // Two boxes out of reach along an axis of the separating-axis test: no GJK, so no closest
+  // points; the axis is the pair's (a lower bound on the distance along it, as GJK's direction
+  // gives the distance itself).
+  if (bound.bounded) m.normal = bound.axis;
   m.radiusA += static_cast<float>(found.sideRadiusA);
   m.radiusB += static_cast<float>(found.sideRadiusB);
 }
