@@ -34,6 +34,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "core/huge_pages.h"
 #include "core/prefetch.h"
 #include "dynamics/body_ops.h"
 #include "dynamics/drag.h"
@@ -1133,13 +1134,14 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   });
   for (int still : colorStill_) stillRowCount_ += still;
   if (homes > 1) balanceHomes();
+  // The rows' arrays only grow (core/huge_pages.h: a heap's landing faulted their fresh pages in).
   if (rows_.size() < static_cast<size_t>(rowCount_)) {
-    rows_.resize(static_cast<size_t>(rowCount_));
-    cold_.resize(rows_.size());
+    detail::resizeLarge(rows_, static_cast<size_t>(rowCount_));
+    detail::resizeLarge(cold_, rows_.size());
   }
   if ((s.solver.velocityIterations > 1 || s.solver.positionIterations > 0) &&
       separations_.size() < rows_.size() * 4)
-    separations_.resize(rows_.size() * 4);
+    detail::resizeLarge(separations_, rows_.size() * 4);
   // The rows packed one by one (in parallel with threads), the next row's manifolds fetched
   // (a colour's come in manifold order, but strided): only the parts packRow reads, all but the
   // points past the row's point count.

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "collision/collide_internal.h"
+#include "core/huge_pages.h"
 #include "core/prefetch.h"
 #include "dynamics/body_cores.h"
 #include "dynamics/body_ops.h"
@@ -377,9 +378,11 @@ void World::mergeSerial(Real h, const Settings& s, NarrowPhaseCounters& counters
   next.clear();
   // Grow ahead of need: a reallocation copies every entry at once (megabytes in a heap, and fresh
   // pages to fault in), which would land on the frame where the pair count jumps.
+  // On huge pages where the kernel offers them (core/huge_pages.h).
   if (nextPairs.capacity() < keys.size())
-    nextPairs.reserve(std::max(2 * keys.size(), 12 * bodies_.size()));
-  if (next.capacity() < keys.size() / 2) next.reserve(std::max(keys.size(), 6 * bodies_.size()));
+    detail::reserveLarge(nextPairs, std::max(2 * keys.size(), 12 * bodies_.size()));
+  if (next.capacity() < keys.size() / 2)
+    detail::reserveLarge(next, std::max(keys.size(), 6 * bodies_.size()));
   size_t oi = 0;
   // The pair whose begin or end is still to be decided, once its manifolds are made (events
   // settle each pair while they are in cache: docs/ARCHITECTURE.md, "Events and filtering").
@@ -770,9 +773,10 @@ void World::mergeJobs(TaskSystem* tasks, Real h, const Settings& s, NarrowPhaseC
   // Grown ahead of need (a reallocation would copy every entry on the frame where the pair count
   // jumps); resize constructs only the entries beyond the list's last size, and every entry is
   // written below.
-  if (nextPairs.capacity() < keys) nextPairs.reserve(std::max(2 * keys, 12 * bodies_.size()));
+  if (nextPairs.capacity() < keys)
+    detail::reserveLarge(nextPairs, std::max(2 * keys, 12 * bodies_.size()));
   if (next.capacity() < static_cast<size_t>(manifoldCount))
-    next.reserve(std::max(keys, 6 * bodies_.size()));
+    detail::reserveLarge(next, std::max(keys, 6 * bodies_.size()));
   nextPairs.resize(static_cast<size_t>(pairCount));
   next.resize(static_cast<size_t>(manifoldCount));
   parallelFor(tasks, static_cast<int>(keys), kPairGrain, [&](int begin, int end, int) {
