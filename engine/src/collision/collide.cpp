@@ -367,8 +367,9 @@ void closestSegmentSegment(const Vec3& p0, const Vec3& p1, const Vec3& q0, const
 // along the normal); one point, the closest points of the two edges, when clipping keeps none.
 // Apart along an edge axis, those closest points are GJK's when they are no farther apart than
 // the axis separates the boxes. Returns false, leaving `r` alone, where GJK is still needed:
-// boxes farther apart than the speculative distance (its distance and witnesses), apart with a
-// corner nearest, or a face contact whose clipping keeps no point (rare: its witnesses).
+// boxes farther apart than the speculative distance (its distance and witnesses; with `bound`,
+// for collideBounded, the axis and separation there instead), apart with a corner nearest, or a
+// face contact whose clipping keeps no point (rare: its witnesses).
 // Kept out of GCC's SLP vectorizer (TUMBLE_NO_SLP, above clipBoxFaces).
 TUMBLE_NO_SLP bool collideBoxes(const ConvexHull& ha, const HullBox& ba, const Transform& xa,
                                 const ConvexHull& hb, const HullBox& bb, const Transform& xb,
