@@ -39,11 +39,12 @@ struct HullBox {
   Vec3 axis[3];
   Vec3 half{0.0};
   int face[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
-  /// Per face of the hull (its index): the axis whose face it is, and for each edge j of its
-  /// cycle (vertices j and j + 1) the axis across it and the side that edge is on (+1 or -1):
-  /// the plane through the edge perpendicular to the face is that axis's face plane, so a point
-  /// p is on the face's side of it when sign * dot(p - center, axis[k]) <= half[k]. The narrow
-  /// phase clips a face against a box's face with these planes.
+  /// Per face f of the hull (its index): the axis whose face it is (faceAxis[f]), and for each
+  /// edge j of its cycle (vertices j and j + 1) the axis across it, k = edgeAxis[f][j], and the
+  /// side that edge is on, s = edgeSign[f][j] (+1 or -1): the plane through the edge
+  /// perpendicular to the face is axis k's face plane on side s, so a point p is on the face's
+  /// side of it when s * dot(p - center, axis[k]) <= half[k]. The narrow phase clips a face
+  /// against a box's face with these planes.
   int faceAxis[6] = {};
   int edgeAxis[6][4] = {};
   Real edgeSign[6][4] = {};
