@@ -8,6 +8,7 @@
 #include "tumble/collide.h"
 
 #include "collision/collide_internal.h"
+#include "geometry/core_point.h"
 
 #include <algorithm>
 #include <cmath>
@@ -642,7 +643,8 @@ struct WorldCore {
 
 WorldCore worldCore(const Shape& s, const Transform& x) {
   const RoundCore& c = *s.round();
-  WorldCore w{{x.apply(c.points[0]), x.apply(c.points[c.count - 1])}, c.count, c.radius};
+  const Vec3 first = detail::applyToCorePoint(x, c.points[0]);
+  WorldCore w{{first, c.count > 1 ? x.apply(c.points[c.count - 1]) : first}, c.count, c.radius};
   return w;
 }
 
@@ -778,11 +780,13 @@ CollideResult collideCapsules(const Shape& sa, const Transform& xa, const Shape&
 
 CollidePoint detail::spherePoint(const Shape& sa, const Transform& xa, const Shape& sb,
                                  const Transform& xb, Vec3& normal) {
-  const WorldCore a = worldCore(sa, xa), b = worldCore(sb, xb);
-  const Vec3 d = b.p[0] - a.p[0];
+  const RoundCore& a = *sa.round();
+  const RoundCore& b = *sb.round();
+  const Vec3 ca = detail::applyToCorePoint(xa, a.points[0]);
+  const Vec3 d = detail::applyToCorePoint(xb, b.points[0]) - ca;
   const Real len = glm::length(d);
   normal = len > 0.0 ? d / len : Vec3(0.0, 1.0, 0.0);
-  return roundPoint(a.p[0], normal, len, a.radius, b.radius, kSinglePointId);
+  return roundPoint(ca, normal, len, a.radius, b.radius, kSinglePointId);
 }
 
 CollideResult collideCores(const Shape& sa, const Transform& xa, const Shape& sb,

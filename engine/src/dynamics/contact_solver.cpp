@@ -34,6 +34,10 @@
 #include <thread>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/huge_pages.h"
 #include "core/prefetch.h"
 #include "dynamics/body_ops.h"
@@ -620,6 +624,23 @@ TUMBLE_NO_TREE_VECTORIZE void ContactSolver::pull(int i) {
     return;
   }
   const Lane* s = states_[i].s;
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<Lane, float>) {
+    // The same operations two lanes at a time (v and w are six doubles in a row): each value
+    // plus (its lane, widened) minus (itself rounded to float and widened). The intrinsics keep
+    // the round trip that the vectoriser folds (above).
+    static_assert(offsetof(SolverBody, w) == offsetof(SolverBody, v) + 3 * sizeof(Real));
+    double* x = &sb.v.x;
+    for (int k = 0; k < 6; k += 2) {
+      const __m128d value = _mm_loadu_pd(x + k);
+      const __m128d lane =
+          _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + k))));
+      const __m128d rounded = _mm_cvtps_pd(_mm_cvtpd_ps(value));
+      _mm_storeu_pd(x + k, _mm_add_pd(value, _mm_sub_pd(lane, rounded)));
+    }
+    return;
+  }
+#endif
   for (int k = 0; k < 3; ++k) {
     sb.v[k] += static_cast<Real>(s[k]) - static_cast<Real>(static_cast<Lane>(sb.v[k]));
     sb.w[k] += static_cast<Real>(s[3 + k]) - static_cast<Real>(static_cast<Lane>(sb.w[k]));

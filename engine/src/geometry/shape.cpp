@@ -9,6 +9,7 @@
 #include <numbers>
 #include <string>
 
+#include "geometry/core_point.h"
 #include "geometry/cylinder.h"
 
 namespace tumble {
@@ -339,7 +340,8 @@ Aabb Shape::bounds(const Transform& xf) const {
   }
   if (round_) {
     const Vec3 r(round_->radius);
-    Aabb box{xf.apply(round_->points[0]) - r, xf.apply(round_->points[0]) + r};
+    const Vec3 first = detail::applyToCorePoint(xf, round_->points[0]);
+    Aabb box{first - r, first + r};
     for (int i = 1; i < round_->count; ++i) {
       const Vec3 p = xf.apply(round_->points[i]);
       box.lower = glm::min(box.lower, p - r);
