@@ -595,7 +595,20 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
         if (x[k] != 0.0 || std::signbit(x[k])) return false;
       return true;
     };
-    sb.unforced = !b.hasOptions && positiveZero(b.force) && positiveZero(b.torque);
+    // invI * (+0) is +0 when every row of invI has an entry that is finite with its sign bit
+    // clear (the product with +0 is then +0, and a sum with a +0 is +0): a rotated positive
+    // diagonal always has. Then the unforced integration below adds +0 to w without reading invI.
+    auto zeroTimes = [](const Mat3& m) {
+      for (int r = 0; r < 3; ++r) {
+        bool plus = false;
+        for (int c = 0; c < 3; ++c)
+          plus = plus || (std::isfinite(m[c][r]) && !std::signbit(m[c][r]));
+        if (!plus) return false;
+      }
+      return true;
+    };
+    sb.unforced = !b.hasOptions && positiveZero(b.force) && positiveZero(b.torque) &&
+                  std::isfinite(sb.invMass) && zeroTimes(sb.invI);
   }
   push(si);
 }
@@ -1183,6 +1196,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
 
 void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,
                                         Real h) {
+  const Vec3 gravityStep = h * (gravity + Vec3(0.0));
   forEachBody([&](int i, int next) {
     // The bodies are 696 bytes apart (and the static and sleeping ones are skipped): fetch the
     // lines with the forces and the options flag ahead.
@@ -1195,11 +1209,11 @@ void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const V
     if (sb.invMass == 0.0) return;  // kinematic: no row changes it (zero inverse mass)
     pull(i);
     if (sb.unforced) {
-      // The lines below with the body's force and torque, +0: the same operations on the same
-      // values, without the body's lines.
-      const Vec3 zero(0.0);
-      sb.v += h * (gravity + sb.invMass * zero);
-      sb.w += h * (sb.invI * zero);
+      // The lines below with the body's force and torque +0, without the body's lines: the
+      // inverse mass times +0 is +0 (finite, > 0), so v gains h (gravity + 0); invI times +0 is
+      // +0 (prepareBody), so w gains h 0 = +0 (which turns a -0 component into +0, as before).
+      sb.v += gravityStep;
+      sb.w += Vec3(0.0);
       push(i);
       return;
     }
