@@ -3,6 +3,8 @@
 /// bookkeeping. Not part of the API (World::body() returns a BodyView); it is in the include
 /// tree only because World holds these by value.
 
+#include <cmath>
+
 #include "tumble/body.h"
 
 namespace tumble {
@@ -58,8 +60,16 @@ struct Body {
   uint64_t userData = 0;
   BodyFilter filter;  ///< contacts, sensors and queries (shouldCollide)
 
-  /// The shape's frame: x_world = rotation * x_local + origin.
-  Transform transform() const { return {center - rotation * localCenter, rotation}; }
+  /// The shape's frame: x_world = rotation * x_local + origin. With the centre of mass at the
+  /// shape's origin (+0 in every component: a sphere, a symmetric hull) the origin is the centre
+  /// itself: rotation * (+0) is +0 for any finite rotation (each product with a zero is a zero,
+  /// +0 plus a zero is +0) and x - (+0) is x, so the same bits without the rotation.
+  Transform transform() const {
+    if (localCenter == Vec3(0.0) && !std::signbit(localCenter.x) && !std::signbit(localCenter.y) &&
+        !std::signbit(localCenter.z))
+      return {center, rotation};
+    return {center - rotation * localCenter, rotation};
+  }
   /// Inverse inertia in world axes (1/(kg m^2)).
   /// Locked rotation axes (angularFree) zero its rows and columns.
   Mat3 invInertiaWorld() const {
