@@ -361,6 +361,9 @@ class World {
   std::unique_ptr<ThreadPool> pool_;
   std::vector<Body> bodies_;
   std::vector<Aabb> boxes_;  // per body: tight box grown by half the speculative margin and reach
+  // per body: its reach this step (body_ops.h) where the broad phase grew its box, -1 for the
+  // bodies it did not move (the narrow phase computes theirs)
+  std::vector<Real> reach_;
   std::vector<uint8_t> escaped_;  // with threads, per body: its box left its fat box this step
   std::vector<int> freeSlots_;    ///< slots of destroyed bodies, reused last-freed first
   int liveBodies_ = 0;

@@ -559,12 +559,17 @@ void World::updateBroadPhase(Real h, const Settings& s) {
   // The moving bodies' boxes, each into its own slot (in parallel when there are threads); then
   // the tree takes the moved ones one by one, in body order (a tree update is not thread-safe).
   auto moving = [](const Body& b) { return b.alive && b.type != BodyType::Static && b.awake; };
+  // Each moving body's reach is kept for its pairs' speculative distance (classifyPair): its
+  // velocity and awake flag do not change before the narrow phase reads it.
   auto grow = [&](int i) {
     const Body& b = bodies_[i];
-    boxes_[i] = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + reach(b, h));
+    const Real r = reach(b, h);
+    reach_[static_cast<size_t>(i)] = r;
+    boxes_[i] = bodyAabb(b).fattened(0.5 * s.contact.speculativeMargin + r);
   };
   TaskSystem* tasks = taskSystem();
   const int n = static_cast<int>(bodies_.size());
+  reach_.resize(static_cast<size_t>(n));
   // A heap of distinct hulls has each body's vertices somewhere else in memory, behind two
   // pointers (the shape's hull, the hull's vertex list): the box of a hull20 heap's body waited
   // on them for most of its time. The hull of the body kAhead bodies on and the vertices of the
@@ -591,7 +596,10 @@ void World::updateBroadPhase(Real h, const Settings& s) {
         fetch(i, end);
         const Body& b = bodies_[i];
         const bool move = moving(b);
-        if (move) grow(i);
+        if (move)
+          grow(i);
+        else
+          reach_[static_cast<size_t>(i)] = -1.0;
         escaped_[static_cast<size_t>(i)] = move && !tree.fatAabb(b.proxy).contains(boxes_[i]);
       }
     });
@@ -605,7 +613,10 @@ void World::updateBroadPhase(Real h, const Settings& s) {
     for (int i = 0; i < n; ++i) {
       const Body& b = bodies_[i];
       fetch(i, n);
-      if (!moving(b)) continue;
+      if (!moving(b)) {
+        reach_[static_cast<size_t>(i)] = -1.0;
+        continue;
+      }
       grow(i);
       broadPhase_.moveProxy(b.proxy, boxes_[i], s.broadphase.aabbMargin,
                             kPredictSteps * h * b.linearVelocity);

@@ -169,7 +169,13 @@ void World::classifyPair(NarrowJob& job, Real h, const Settings& s) const {
     job.kind = NarrowJob::Kind::Apart;
     return;
   }
-  job.speculative = s.contact.speculativeMargin + reach(A, h) + reach(B, h);
+  // The reach the broad phase kept (updateBroadPhase), or the body's own for one it did not
+  // move (asleep then, or static: 0; or woken since by a pair before this one).
+  auto reachOf = [&](int i, const Body& b) {
+    const Real r = reach_[static_cast<size_t>(i)];
+    return r >= 0.0 ? r : reach(b, h);
+  };
+  job.speculative = s.contact.speculativeMargin + reachOf(job.a, A) + reachOf(job.b, B);
   const ContactPair* oldPair = job.oldPair >= 0 ? &pairs_[job.oldPair] : nullptr;
   if (oldPair && oldPair->manifold < 0 && !oldPair->overlapping && oldPair->distance > 0.0) {
     // Last distance (or bound) minus how far both bodies moved: still beyond reach, no GJK.
