@@ -14,10 +14,10 @@
 //    at one point of a manifold only, with that point's load: a capsule lying on two points gets
 //    about half the torque Tumble's gives.
 // 600 steps of 1/60 s; thread CPU time; each step's least time over TUMBLE_BENCH_REPEATS runs
-// (default 3); mean, p99 and worst ms per step, the ratios, and the bodies still moving faster
-// than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap. Last, Tumble's deepest
-// contact after step 5 (StepStats::maxPenetration; the first steps hold the layout's own overlaps)
-// and its step: a change that buys time with depth shows it in the same row.
+// (default 3, the engines' runs alternated); mean, p99 and worst ms per step, the ratios, and the
+// bodies still moving faster than 0.05 m/s at the end. Bullet runs 10 iterations, as in bench_heap.
+// Last, Tumble's deepest contact after step 5 (StepStats::maxPenetration; the first steps hold the
+// layout's own overlaps) and its step: a change that buys time with depth shows it in the same row.
 // TUMBLE_BENCH_ENGINES=tumble runs Tumble's part alone (for a profiler: `perf record -g` then sees
 // one engine); TUMBLE_BENCH_PHASES=1 also prints Tumble's wall ms per step by phase (StepStats).
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
@@ -264,15 +264,9 @@ Result runBullet(Kind kind, int n, Real rolling) {
   return r;
 }
 
-// Each step's least time over the repeats.
-Result best(Result (*run)(Kind, int, Real), Kind kind, int n, Real rolling, int repeats) {
-  Result r = run(kind, n, rolling);
-  for (int k = 1; k < repeats; ++k) {
-    const Result again = run(kind, n, rolling);
-    for (size_t i = 0; i < r.stepMs.size(); ++i)
-      r.stepMs[i] = std::min(r.stepMs[i], again.stepMs[i]);
-  }
-  return r;
+// Each step's least time over the runs so far.
+void keepLeast(Result& r, const Result& again) {
+  for (size_t i = 0; i < r.stepMs.size(); ++i) r.stepMs[i] = std::min(r.stepMs[i], again.stepMs[i]);
 }
 
 }  // namespace
@@ -310,7 +304,16 @@ int main(int argc, char** argv) {
                                  [&](const Case& c) { return only == c.name; });
   for (const Case& c : cases) {
     if (exact ? only != c.name : std::string(c.name).find(only) == std::string::npos) continue;
-    const Result t = best(runTumble, c.kind, c.n, c.rolling, repeats);
+    // The engines' runs alternate (Tumble, Bullet, Tumble, ...): this machine's speed drifts by
+    // 10-40% over minutes, and runs of one engine after the other's gave ratios from 0.45 to
+    // 0.59 for the same two builds; alternated, a drift reaches both engines' least times.
+    Result t = runTumble(c.kind, c.n, c.rolling);
+    Result b;
+    if (withBullet) b = runBullet(c.kind, c.n, c.rolling);
+    for (int k = 1; k < repeats; ++k) {
+      keepLeast(t, runTumble(c.kind, c.n, c.rolling));
+      if (withBullet) keepLeast(b, runBullet(c.kind, c.n, c.rolling));
+    }
     if (phases) {
       // Wall ms per step of the first run, the solver's stages after its total.
       std::printf(
@@ -327,7 +330,6 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       continue;
     }
-    const Result b = best(runBullet, c.kind, c.n, c.rolling, repeats);
     std::printf(
         "%-22s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %5d/%-4d %5d/%-4d %6.1f at %4d\n",
         c.name, t.mean(), b.mean(), t.quantile(0.99), b.quantile(0.99), t.quantile(1.0),
