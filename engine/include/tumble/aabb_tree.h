@@ -242,8 +242,13 @@ class BroadPhase {
 template <class CanPair>
 const std::vector<ProxyPair>& BroadPhase::updatePairs(CanPair&& canPair, TaskSystem* tasks) {
   const bool threads = tasks && tasks->workerCount() > 1;
+  // An old pair of two proxies that did not move keeps its fat boxes, so they still overlap; only
+  // a pair with a moved proxy is tested (the same pairs kept, without reading the two nodes).
   auto overlapping = [&](const ProxyPair& p) {
-    return tree_.fatAabb(p.first).overlaps(tree_.fatAabb(p.second));
+    const size_t known = isMoved_.size();
+    const bool moved = static_cast<size_t>(p.first) >= known || isMoved_[p.first] ||
+                       static_cast<size_t>(p.second) >= known || isMoved_[p.second];
+    return !moved || tree_.fatAabb(p.first).overlaps(tree_.fatAabb(p.second));
   };
   // New pairs can only involve moved proxies: each moved proxy queries the tree. A pair of two
   // moved proxies is reported once, by the lower id.
