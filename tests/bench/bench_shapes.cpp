@@ -306,7 +306,7 @@ int main(int argc, char** argv) {
     if (exact ? only != c.name : std::string(c.name).find(only) == std::string::npos) continue;
     // The engines' runs alternate (Tumble, Bullet, Tumble, ...): this machine's speed drifts by
     // 10-40% over minutes, and runs of one engine after the other's gave ratios from 0.45 to
-    // 0.59 for the same two builds; alternated, a drift reaches both engines' least times.
+    // 0.59 for the same build; alternated, a drift reaches both engines' least times.
     Result t = runTumble(c.kind, c.n, c.rolling);
     Result b;
     if (withBullet) b = runBullet(c.kind, c.n, c.rolling);

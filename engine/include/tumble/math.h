@@ -15,6 +15,14 @@ using Vec3 = glm::dvec3;
 using Quat = glm::dquat;
 using Mat3 = glm::dmat3;
 
+namespace detail {
+/// Every component +0 (neither -0 nor NaN): a vector that a rotation, a matrix or a positive
+/// scale leaves +0, bit for bit (the engine's shortcuts that skip such products test it).
+inline bool isPositiveZero(const Vec3& v) {
+  return v == Vec3(0.0) && !std::signbit(v.x) && !std::signbit(v.y) && !std::signbit(v.z);
+}
+}  // namespace detail
+
 /// A rigid transform: x_world = rotation * x_local + position. `rotation` is a unit quaternion.
 struct Transform {
   Vec3 position{0.0, 0.0, 0.0};

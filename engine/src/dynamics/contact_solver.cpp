@@ -590,11 +590,6 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
       sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
       sb.linearFree = b.linearFree;
     }
-    auto positiveZero = [](const Vec3& x) {
-      for (int k = 0; k < 3; ++k)
-        if (x[k] != 0.0 || std::signbit(x[k])) return false;
-      return true;
-    };
     // invI * (+0) is +0 when every row of invI has an entry that is finite with its sign bit
     // clear (the product with +0 is then +0, and a sum with a +0 is +0): a rotated positive
     // diagonal always has. Then the unforced integration below adds +0 to w without reading invI.
@@ -607,8 +602,9 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
       }
       return true;
     };
-    sb.unforced = !b.hasOptions && positiveZero(b.force) && positiveZero(b.torque) &&
-                  std::isfinite(sb.invMass) && zeroTimes(sb.invI);
+    sb.unforced = !b.hasOptions && detail::isPositiveZero(b.force) &&
+                  detail::isPositiveZero(b.torque) && std::isfinite(sb.invMass) &&
+                  zeroTimes(sb.invI);
   }
   push(si);
 }

@@ -2,8 +2,6 @@
 // Internal: a round shape's core point in world space, without the rotation where it is the
 // origin (a sphere's centre, as makeSphere leaves it).
 
-#include <cmath>
-
 #include "tumble/math.h"
 
 namespace tumble::detail {
@@ -13,8 +11,7 @@ namespace tumble::detail {
 /// zeros is a zero and +0 plus any zero is +0, for any finite rotation, so the result is
 /// +0 + position (which turns a -0 coordinate into +0, as apply does), with no rotation.
 inline Vec3 applyToCorePoint(const Transform& x, const Vec3& p) {
-  if (p == Vec3(0.0) && !std::signbit(p.x) && !std::signbit(p.y) && !std::signbit(p.z))
-    return Vec3(0.0) + x.position;
+  if (isPositiveZero(p)) return Vec3(0.0) + x.position;
   return x.apply(p);
 }
 

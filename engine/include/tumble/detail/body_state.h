@@ -3,8 +3,6 @@
 /// bookkeeping. Not part of the API (World::body() returns a BodyView); it is in the include
 /// tree only because World holds these by value.
 
-#include <cmath>
-
 #include "tumble/body.h"
 
 namespace tumble {
@@ -65,9 +63,7 @@ struct Body {
   /// itself: rotation * (+0) is +0 for any finite rotation (each product with a zero is a zero,
   /// +0 plus a zero is +0) and x - (+0) is x, so the same bits without the rotation.
   Transform transform() const {
-    if (localCenter == Vec3(0.0) && !std::signbit(localCenter.x) && !std::signbit(localCenter.y) &&
-        !std::signbit(localCenter.z))
-      return {center, rotation};
+    if (detail::isPositiveZero(localCenter)) return {center, rotation};
     return {center - rotation * localCenter, rotation};
   }
   /// Inverse inertia in world axes (1/(kg m^2)).
