@@ -125,6 +125,7 @@ TUMBLE_EXTREME_CASE("contact.push_velocity")
 TUMBLE_EXTREME_CASE("contact.speculative_margin")
 TUMBLE_EXTREME_CASE("contact.recycle_distance")
 TUMBLE_EXTREME_CASE("contact.restitution_threshold")
+TUMBLE_EXTREME_CASE("contact.exact_ratio")
 TUMBLE_EXTREME_CASE("gjk.tolerance")
 TUMBLE_EXTREME_CASE("gjk.max_iterations")
 TUMBLE_EXTREME_CASE("epa.tolerance")
@@ -157,6 +158,7 @@ TEST_CASE("the extreme sweep names every settings key", "[extreme]") {
                                   "contact.speculative_margin",
                                   "contact.recycle_distance",
                                   "contact.restitution_threshold",
+                                  "contact.exact_ratio",
                                   "gjk.tolerance",
                                   "gjk.max_iterations",
                                   "epa.tolerance",

@@ -42,6 +42,10 @@ struct Settings {
     /// each other (and turned less than 10 degrees) since the narrow phase found them; 0: never.
     Real recycleDistance = 0.02;
     Real restitutionThreshold = 1.0;  ///< m/s, no bounce below this approach speed, [0, 100]
+    /// [0, 1e6]: contacts joined (through their dynamic bodies) to a contact whose two bodies'
+    /// masses differ by this factor or more, and forming no loop, have their normal rows solved
+    /// together exactly (a heavy box on a light one sinks no deeper than on its own); 0: never.
+    Real exactRatio = 0.0;
   } contact;
 
   struct Gjk {

@@ -60,6 +60,10 @@ const std::array kTable = {
     SettingInfo{"contact.restitution_threshold", K::Number, "m/s",
                 "approach speed below which nothing bounces", 0, 100,
                 TUMBLE_REAL(contact.restitutionThreshold)},
+    SettingInfo{"contact.exact_ratio", K::Number, "",
+                "contacts joined to a contact whose bodies' masses differ by this factor or more "
+                "have their normal rows solved together exactly where they form no loop; 0: never",
+                0, 1e6, TUMBLE_REAL(contact.exactRatio)},
     SettingInfo{"gjk.tolerance", K::Number, "", "relative progress at which GJK stops", 1e-15, 1e-2,
                 TUMBLE_REAL(gjk.tolerance)},
     SettingInfo{"gjk.max_iterations", K::Integer, "", "GJK iteration cap", 1, 1000,

@@ -1037,21 +1037,33 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   const int manifoldCount = static_cast<int>(manifolds.size());
   const int chunks = (manifoldCount + kManifoldGrain - 1) / kManifoldGrain;
   chunkFound_.assign(static_cast<size_t>(chunks) + 1, 0);
+  chunkRatio_.assign(static_cast<size_t>(chunks), 0);
   candidates_.resize(manifolds.size());
+  const Real ratio = exactRatio_;
   parallelFor(tasks_, manifoldCount, kManifoldGrain, [&](int begin, int end, int) {
     int found = 0;
+    bool ratioPair = false;
     for (int mi = begin; mi < end; ++mi) {
       // The manifolds are 656 bytes apart and only their first line is read here: fetch ahead.
       if (mi + 8 < end) detail::prefetch(&manifolds[mi + 8]);
       const Manifold& m = manifolds[mi];
       if (m.pointCount == 0) continue;
       const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
-      if (solverBodies_[ia].invMass == 0.0 && solverBodies_[ib].invMass == 0.0) continue;
+      const Real ma = solverBodies_[ia].invMass, mb = solverBodies_[ib].invMass;
+      if (ma == 0.0 && mb == 0.0) continue;
+      // Two dynamic bodies whose masses differ by contact.exact_ratio or more (buildExact).
+      if (ratio > 0.0 && ma > 0.0 && mb > 0.0 && std::max(ma, mb) >= ratio * std::min(ma, mb))
+        ratioPair = true;
       candidates_[static_cast<size_t>(begin + found++)] = {mi, ia, ib, std::min(m.pointCount, 4)};
     }
     chunkFound_[static_cast<size_t>(begin / kManifoldGrain) + 1] = found;
+    chunkRatio_[static_cast<size_t>(begin / kManifoldGrain)] = ratioPair ? 1 : 0;
   });
-  for (int c = 0; c < chunks; ++c) chunkFound_[c + 1] += chunkFound_[c];
+  ratioFound_ = false;
+  for (int c = 0; c < chunks; ++c) {
+    chunkFound_[c + 1] += chunkFound_[c];
+    ratioFound_ = ratioFound_ || chunkRatio_[static_cast<size_t>(c)] != 0;
+  }
   constraintCount_ = chunkFound_[static_cast<size_t>(chunks)];
   constraintBodies_.resize(2 * static_cast<size_t>(constraintCount_));
   constraintManifold_.resize(static_cast<size_t>(constraintCount_));
@@ -1188,6 +1200,7 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       fetch(constraintManifold_[rowMembers_[(r + 1) * kLanes + l]], rowPoints_[r + 1]);
     packRow(r, bodies, manifolds, soft, hard);
   });
+  exactSoftness_ = soft;
 }
 
 void ContactSolver::integrateVelocities(const std::vector<Body>& bodies, const Vec3& gravity,
@@ -1590,6 +1603,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   invH_ = 1.0 / h;
   substeps_ = substeps;
   pushVelocity_ = s.contact.pushVelocity;
+  exactRatio_ = s.contact.exactRatio;
   restitutionThreshold_ = s.contact.restitutionThreshold;
   warmStarting_ = s.solver.warmStarting;
   statesRead_ = true;  // the bodies' states pushed in prepareBodies, read by the contact rows
@@ -1603,8 +1617,10 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     for (int i : joints->solverBodies())
       if (solverBodies_[i].linearFree != Vec3(1.0)) jointLocked_ = true;
   }
+  buildExact(joints);
   lap(times.prepare);
   const int relax = s.solver.positionIterations;
+  const bool hasExact = !exactSlot_.empty();
   // Each pass over the rows visits a manifold's points in the order opposite to the last pass
   // (symmetric Gauss-Seidel over the points): in one order only, the first point solved takes
   // more of the load every time, and a one-box-thick wall leans out of its plane.
@@ -1655,6 +1671,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       } else {
         solvePass<true, false, Separation::Kept>(reverse);
       }
+      if (hasExact) solveExact(true);
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints").
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, true); });
@@ -1675,6 +1692,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       } else {
         solvePass<false, true, Separation::Measure>(reverse);
       }
+      if (hasExact) solveExact(false);
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;

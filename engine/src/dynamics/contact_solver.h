@@ -38,6 +38,7 @@ namespace tumble {
 
 struct DragConstraint;
 class JointSet;
+class JointTree;
 class TaskSystem;
 
 /// Velocity state of one body during a step. Index 0 is the shared immovable body (static and
@@ -95,6 +96,10 @@ enum class Still : uint8_t { None, A, B };
 
 class ContactSolver {
  public:
+  ContactSolver();
+  ~ContactSolver();
+  ContactSolver(const ContactSolver&) = delete;
+  ContactSolver& operator=(const ContactSolver&) = delete;
   /// Advances every awake body by dt in s.solver.substeps substeps under the manifolds' contacts
   /// (those that touch an awake dynamic body) and the drags; stores the impulses back into the
   /// manifolds for the next step's warm start. With `tasks` (null: serial) the body and row loops
@@ -240,6 +245,15 @@ class ContactSolver {
   template <Still still>
   void restitution(WideContact& c);
   void store(std::vector<Manifold>& manifolds, Real substeps);
+  // contact.exact_ratio (contact_tree.cpp): after the rows and the joints are prepared, finds the
+  // loop-free groups of contacts joined to a contact with that mass ratio, factors their normal
+  // rows' K and takes those rows out of the wide rows (normal mass and impulse scale 0 in their
+  // lanes: the rows keep their friction, warm start and store). solveExact runs after every solve
+  // and relax pass.
+  void buildExact(const JointSet* joints);
+  void solveExact(bool useBias);
+  // Puts point k of entry e in the groups' rows (its Jacobian) or takes it out (zeros).
+  void setExactRow(int e, int k, bool active);
   WideCold& coldOf(const WideContact& c) { return cold_[static_cast<size_t>(&c - rows_.data())]; }
   // Runs f(i) for i in [begin, end): in parallel on tasks_ when there are at least 2 * minGrain,
   // else serially.
@@ -347,6 +361,24 @@ class ContactSolver {
   bool warmStarting_ = true;
   bool statesRead_ = true;   ///< this step has contact rows (they read states_)
   bool jointLocked_ = true;  ///< a body a joint touches has a locked linear component
+  // contact.exact_ratio's groups (contact_tree.cpp).
+  Real exactRatio_ = 0.0;
+  std::vector<char> chunkRatio_;  ///< per chunk of manifolds: it holds a pair at exactRatio_
+  bool ratioFound_ = false;       ///< this step has such a pair
+  std::unique_ptr<JointTree> exact_;
+  std::vector<int> exactSlot_;         ///< per entry of exact_: its row * kLanes + lane
+  Softness exactSoftness_;             ///< the groups' (contact.hertz between bodies)
+  std::vector<uint8_t> exactActive_;   ///< per entry: 6 flags, the point is in the solve
+  std::vector<uint8_t> exactDropped_;  ///< per entry: 6 flags, the point would pull (this step)
+  std::vector<int> exactBodies_;       ///< the groups' solver bodies, in world body order
+  std::vector<Real> exactR_;           ///< per entry: 6 values (solveExact's right side, then x)
+  std::vector<int> exactParent_;       ///< buildExact's scratch: union-find over the solver bodies
+  std::vector<char> exactMarked_;      ///< buildExact's scratch: per root, a ratio pair in it
+  std::vector<char> exactEligible_;    ///< buildExact's scratch: per constraint, it may join
+  std::vector<int> exactSlotOf_;       ///< buildExact's scratch: per constraint, its row and lane
+  std::vector<int> exactLocal_;        ///< buildExact's scratch: per solver body, its group number
+  std::vector<SolverBody> exactSb_;    ///< per group number: its solver body (0: immovable)
+  std::vector<char> exactMovable_;     ///< per group number: 1 but for 0
 };
 
 }  // namespace tumble

@@ -233,7 +233,7 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
   for (int k = 0; k < m; ++k) {
     Real scale = rowScale(sbs[e.up], Ju[k]);
     if (e.down > 0) scale += rowScale(sbs[e.down], Jd[k]);
-    D[k][k] += kMixing * scale;
+    D[k][k] += mixing_ * scale;
   }
   Real d[6];
   for (int k = 0; k < m; ++k) {
@@ -241,7 +241,10 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
     for (int i = 0; i < k; ++i) dk -= e.L[k][i] * e.L[k][i] * d[i];
     const bool keep = dk > 0.0;
     d[k] = keep ? dk : 0.0;
-    e.dinv[k] = keep ? 1.0 / dk : 0.0;
+    // A cleared row (contact_tree.cpp) has dk = 0 exactly, and a compiler may divide before it
+    // chooses: the divisor is at least 1e-300 (the same bits for any pivot above it).
+    const Real inverse = 1.0 / std::max(dk, 1e-300);
+    e.dinv[k] = keep ? inverse : 0.0;
     e.L[k][k] = 1.0;
     for (int r = k + 1; r < m; ++r) {
       Real v = D[r][k];

@@ -13,8 +13,10 @@ namespace tumble {
 class JointTree {
  public:
   /// Constraint force mixing: each row's diagonal of K gains this times the row's own J M^-1 J^T
-  /// (joint_tree.cpp), so redundant rows take bounded impulses.
+  /// (joint_tree.cpp), so redundant rows take bounded impulses. The joints' groups use it;
+  /// contact groups (contact_tree.cpp) set their own with setMixing.
   static constexpr Real kMixing = 1e-4;
+  void setMixing(Real mixing) { mixing_ = mixing; }
 
   /// A joint's equality rows (at most 6): per row, the Jacobian on body a and on body b, each as
   /// linear (0-2) and angular (3-5) parts.
@@ -103,6 +105,7 @@ class JointTree {
   template <class F>
   static void withShape(const Entry& e, F&& f);
 
+  Real mixing_ = kMixing;
   std::vector<Entry> entries_;
   std::vector<int> bodies_;  // solver bodies of the groups
   std::vector<Mat6> W_;      // per solver body: inverse mass with the eliminated joints applied
