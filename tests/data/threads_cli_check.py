@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-GOLDEN = "1aa3aab1ccbf0ce5"  # pile after 60 steps
+GOLDEN = "650f77df38ea92f3"  # pile after 60 steps
 
 cli, scenes, work = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []

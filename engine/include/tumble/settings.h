@@ -45,7 +45,7 @@ struct Settings {
     /// [0, 1e6]: contacts joined (through their dynamic bodies) to a contact whose two bodies'
     /// masses differ by this factor or more, and forming no loop, have their normal rows solved
     /// together exactly (a heavy box on a light one sinks no deeper than on its own); 0: never.
-    Real exactRatio = 0.0;
+    Real exactRatio = 10.0;
   } contact;
 
   struct Gjk {

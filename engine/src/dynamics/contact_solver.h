@@ -29,6 +29,8 @@
 #include <vector>
 
 #include "dynamics/constraint_graph.h"
+#include "dynamics/joint_tree.h"
+#include "dynamics/solver_body.h"
 #include "dynamics/wide.h"
 #include "tumble/contact.h"
 #include "tumble/detail/body_state.h"
@@ -38,35 +40,7 @@ namespace tumble {
 
 struct DragConstraint;
 class JointSet;
-class JointTree;
 class TaskSystem;
-
-/// Velocity state of one body during a step. Index 0 is the shared immovable body (static and
-/// sleeping bodies, and the empty lanes of a row).
-struct alignas(64) SolverBody {
-  // First, the fields that every substep's integration reads and writes: in the body's first two
-  // cache lines (the rest is read once per step, or by the joints and drags).
-  Vec3 v{0.0};                  ///< m/s
-  Vec3 w{0.0};                  ///< rad/s
-  Vec3 dp{0.0};                 ///< m, translation since the step began
-  Quat dq{1.0, 0.0, 0.0, 0.0};  ///< rotation since the step began
-  Real invMass = 0.0;           ///< 1/kg, 0 for kinematic bodies
-  int body = -1;                ///< index into the world's bodies, -1 for the immovable one
-  /// Dynamic with no body options and force and torque +0 (the step's integration need not
-  /// read the body: joint_grid's spheres).
-  bool unforced = false;
-  /// The body's centre of mass and rotation at the step's start. Its pose now is the start's
-  /// moved by dp and turned by dq (poseNow): the substeps integrate only the motion, and the
-  /// pose is composed where it is read (a drag, the step's end). rotateBy's update is linear in
-  /// the quaternion before its normalisation, so composing with dq gives the rotation that
-  /// updating the body's own would, to rounding, for one quaternion update per substep instead
-  /// of two.
-  Vec3 centerStart{0.0};
-  Quat rotationStart{1.0, 0.0, 0.0, 0.0};
-  Mat3 invI{0.0};        ///< world axes, fixed for the step
-  Mat3 rotation{1.0};    ///< at the step's start
-  Vec3 linearFree{1.0};  ///< per world axis: 0 where the translation is locked
-};
 
 /// A solver body's velocity and motion since the step began as the rows read them: in the rows'
 /// lane type, sixteen lanes (64 bytes in float, one cache line), so a row gathers four bodies with
@@ -97,9 +71,6 @@ enum class Still : uint8_t { None, A, B };
 class ContactSolver {
  public:
   ContactSolver();
-  ~ContactSolver();
-  ContactSolver(const ContactSolver&) = delete;
-  ContactSolver& operator=(const ContactSolver&) = delete;
   /// Advances every awake body by dt in s.solver.substeps substeps under the manifolds' contacts
   /// (those that touch an awake dynamic body) and the drags; stores the impulses back into the
   /// manifolds for the next step's warm start. With `tasks` (null: serial) the body and row loops
@@ -365,20 +336,23 @@ class ContactSolver {
   Real exactRatio_ = 0.0;
   std::vector<char> chunkRatio_;  ///< per chunk of manifolds: it holds a pair at exactRatio_
   bool ratioFound_ = false;       ///< this step has such a pair
-  std::unique_ptr<JointTree> exact_;
-  std::vector<int> exactSlot_;         ///< per entry of exact_: its row * kLanes + lane
-  Softness exactSoftness_;             ///< the groups' (contact.hertz between bodies)
-  std::vector<uint8_t> exactActive_;   ///< per entry: 6 flags, the point is in the solve
-  std::vector<uint8_t> exactDropped_;  ///< per entry: 6 flags, the point would pull (this step)
-  std::vector<int> exactBodies_;       ///< the groups' solver bodies, in world body order
-  std::vector<Real> exactR_;           ///< per entry: 6 values (solveExact's right side, then x)
-  std::vector<int> exactParent_;       ///< buildExact's scratch: union-find over the solver bodies
-  std::vector<char> exactMarked_;      ///< buildExact's scratch: per root, a ratio pair in it
-  std::vector<char> exactEligible_;    ///< buildExact's scratch: per constraint, it may join
-  std::vector<int> exactSlotOf_;       ///< buildExact's scratch: per constraint, its row and lane
-  std::vector<int> exactLocal_;        ///< buildExact's scratch: per solver body, its group number
-  std::vector<SolverBody> exactSb_;    ///< per group number: its solver body (0: immovable)
-  std::vector<char> exactMovable_;     ///< per group number: 1 but for 0
+  JointTree exact_;
+  std::vector<int> exactSlot_;        ///< per entry of exact_: its row * kLanes + lane
+  Softness exactSoftness_;            ///< the groups' (contact.hertz between bodies)
+  std::vector<uint8_t> exactDirty_;   ///< per group: its rows changed (factor it again)
+  std::vector<Real> exactWorst_;      ///< per group: the most negative impulse of a round
+  std::vector<int> exactWorstAt_;     ///< per group: its point (6 e + k), -1: none
+  std::vector<uint8_t> exactLive_;    ///< per group: still in this pass's rounds
+  std::vector<uint8_t> exactActive_;  ///< per entry: 6 flags, the point is in the solve
+  std::vector<int> exactBodies_;      ///< the groups' solver bodies, in world body order
+  std::vector<Real> exactR_;          ///< per entry: 6 values (solveExact's right side, then x)
+  std::vector<int> exactParent_;      ///< buildExact's scratch: union-find over the solver bodies
+  std::vector<char> exactMarked_;     ///< buildExact's scratch: per root, a ratio pair in it
+  std::vector<char> exactEligible_;   ///< buildExact's scratch: per constraint, it may join
+  std::vector<int> exactSlotOf_;      ///< buildExact's scratch: per constraint, its row and lane
+  std::vector<int> exactLocal_;       ///< buildExact's scratch: per solver body, its group number
+  std::vector<SolverBody> exactSb_;   ///< per group number: its solver body (0: immovable)
+  std::vector<char> exactMovable_;    ///< per group number: 1 but for 0
 };
 
 }  // namespace tumble

@@ -39,6 +39,8 @@ Real rowScale(const SolverBody& b, const Real* row) {
 void JointTree::build(const std::vector<Link>& links, const std::vector<char>& movable) {
   entries_.clear();
   bodies_.clear();
+  groups_.clear();
+  entryGroup_.clear();
   const int nb = static_cast<int>(movable.size());
   const int nl = static_cast<int>(links.size());
   parent_.resize(nb);
@@ -94,6 +96,7 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
       }
     }
   }
+  Group group;
   for (int q = static_cast<int>(order_.size()) - 1; q >= 0; --q) {
     const int body = order_[q];
     bodies_.push_back(body);
@@ -118,7 +121,17 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
       e.up = e.upIsA ? l.a : l.b;
       e.down = body;
     }
+    if (via == nl) {  // the group's root: its last body
+      group.entryEnd = static_cast<int>(entries_.size());
+      group.bodyEnd = static_cast<int>(bodies_.size());
+      groups_.push_back(group);
+      group.entryBegin = group.entryEnd;
+      group.bodyBegin = group.bodyEnd;
+    }
   }
+  entryGroup_.resize(entries_.size());
+  for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
+    for (int e = groups_[g].entryBegin; e < groups_[g].entryEnd; ++e) entryGroup_[e] = g;
   W_.resize(nb);
   z_.resize(6 * static_cast<size_t>(nb));
 }
@@ -135,7 +148,18 @@ void JointTree::solvePivot(const Entry& e, Real* x) {
 }
 
 void JointTree::factor(const std::vector<SolverBody>& sbs) {
-  for (int b : bodies_) {
+  factorRange(0, static_cast<int>(bodies_.size()), 0, static_cast<int>(entries_.size()), sbs);
+}
+
+void JointTree::factorGroup(int g, const std::vector<SolverBody>& sbs) {
+  const Group& group = groups_[g];
+  factorRange(group.bodyBegin, group.bodyEnd, group.entryBegin, group.entryEnd, sbs);
+}
+
+void JointTree::factorRange(int bodyBegin, int bodyEnd, int entryBegin, int entryEnd,
+                            const std::vector<SolverBody>& sbs) {
+  for (int q = bodyBegin; q < bodyEnd; ++q) {
+    const int b = bodies_[q];
     const SolverBody& s = sbs[b];
     Mat6& W = W_[b];
     for (auto& row : W.m) std::fill(row, row + 6, 0.0);
@@ -144,8 +168,10 @@ void JointTree::factor(const std::vector<SolverBody>& sbs) {
       for (int k = 0; k < 3; ++k) W.m[3 + i][3 + k] = s.invI[k][i];  // glm: column k, row i
     }
   }
-  for (Entry& e : entries_)
+  for (int q = entryBegin; q < entryEnd; ++q) {
+    Entry& e = entries_[q];
     withShape(e, [&](auto m, auto point) { factorEntry<m(), point()>(e, sbs); });
+  }
 }
 
 template <class F>
@@ -339,15 +365,26 @@ void JointTree::backward(const Entry& e, Real* x) {
 }
 
 void JointTree::solve(std::vector<Real>& r) {
-  for (int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
-  const int n = size();
-  for (int q = 0; q < n; ++q) {
+  solveRange(0, static_cast<int>(bodies_.size()), 0, size(), r);
+}
+
+void JointTree::solveGroup(int g, std::vector<Real>& r) {
+  const Group& group = groups_[g];
+  solveRange(group.bodyBegin, group.bodyEnd, group.entryBegin, group.entryEnd, r);
+}
+
+void JointTree::solveRange(int bodyBegin, int bodyEnd, int entryBegin, int entryEnd,
+                           std::vector<Real>& r) {
+  for (int q = bodyBegin; q < bodyEnd; ++q)
+    std::fill_n(&z_[6 * static_cast<size_t>(bodies_[q])], 6, 0.0);
+  for (int q = entryBegin; q < entryEnd; ++q) {
     const Entry& e = entries_[q];
     Real* y = &r[6 * static_cast<size_t>(q)];
     withShape(e, [&](auto m, auto point) { forward<m(), point()>(e, y); });
   }
-  for (int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
-  for (int q = n - 1; q >= 0; --q) {
+  for (int q = bodyBegin; q < bodyEnd; ++q)
+    std::fill_n(&z_[6 * static_cast<size_t>(bodies_[q])], 6, 0.0);
+  for (int q = entryEnd - 1; q >= entryBegin; --q) {
     const Entry& e = entries_[q];
     Real* x = &r[6 * static_cast<size_t>(q)];
     withShape(e, [&](auto m, auto point) { backward<m(), point()>(e, x); });

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "dynamics/contact_solver.h"
+#include "dynamics/solver_body.h"
 
 namespace tumble {
 
@@ -49,6 +49,13 @@ class JointTree {
   /// Factors K = J M^-1 J^T (plus the mixing) of every group (O(n): one 6x6 matrix per body,
   /// one m x m per joint) for the rows as filled.
   void factor(const std::vector<SolverBody>& sb);
+  /// The groups (each a tree of bodies), and the group of entry e. factorGroup(g) factors group
+  /// g alone, as factor() would (after its rows changed).
+  int groupCount() const { return static_cast<int>(groups_.size()); }
+  int groupOf(int e) const { return entryGroup_[e]; }
+  void factorGroup(int g, const std::vector<SolverBody>& sb);
+  /// solve() for group g's entries alone (the others' values in r are left as they are).
+  void solveGroup(int g, std::vector<Real>& r);
   /// Solves K x = r for every group in place: `r` holds 6 values per entry (its m rows first).
   void solve(std::vector<Real>& r);
 
@@ -106,6 +113,15 @@ class JointTree {
   static void withShape(const Entry& e, F&& f);
 
   Real mixing_ = kMixing;
+  // A group's entries and bodies are contiguous in elimination order.
+  struct Group {
+    int entryBegin = 0, entryEnd = 0, bodyBegin = 0, bodyEnd = 0;
+  };
+  void factorRange(int bodyBegin, int bodyEnd, int entryBegin, int entryEnd,
+                   const std::vector<SolverBody>& sb);
+  void solveRange(int bodyBegin, int bodyEnd, int entryBegin, int entryEnd, std::vector<Real>& r);
+  std::vector<Group> groups_;
+  std::vector<int> entryGroup_;
   std::vector<Entry> entries_;
   std::vector<int> bodies_;  // solver bodies of the groups
   std::vector<Mat6> W_;      // per solver body: inverse mass with the eliminated joints applied
