@@ -102,6 +102,7 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "large_pyramid",
                                           "level",
                                           "many_pyramids",
+                                          "mass_ratio",
                                           "pendulum",
                                           "pile",
                                           "pyramid",
@@ -111,8 +112,8 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "shapes",
                                           "terrain",
                                           "tower"});
-  REQUIRE(names.size() > 17);
-  CHECK(files[17].description ==
+  REQUIRE(names.size() > 18);
+  CHECK(files[18].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
         "box (the default scene). Rolling resistance 0.05, so that the round ones come to rest "
         "too.");
