@@ -350,9 +350,10 @@ class ContactSolver {
   std::vector<char> exactMarked_;     ///< buildExact's scratch: per root, a ratio pair in it
   std::vector<char> exactEligible_;   ///< buildExact's scratch: per constraint, it may join
   std::vector<int> exactSlotOf_;      ///< buildExact's scratch: per constraint, its row and lane
-  std::vector<int> exactLocal_;       ///< buildExact's scratch: per solver body, its group number
-  std::vector<SolverBody> exactSb_;   ///< per group number: its solver body (0: immovable)
-  std::vector<char> exactMovable_;    ///< per group number: 1 but for 0
+  std::vector<JointTree::Link> exactLinks_;  ///< buildExact's scratch: the groups' contacts
+  std::vector<int> exactLocal_;      ///< buildExact's scratch: per solver body, its group number
+  std::vector<SolverBody> exactSb_;  ///< per group number: its solver body (0: immovable)
+  std::vector<char> exactMovable_;   ///< per group number: 1 but for 0
 };
 
 }  // namespace tumble

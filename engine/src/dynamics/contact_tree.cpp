@@ -117,7 +117,8 @@ void ContactSolver::buildExact(const JointSet* joints) {
     }
   }
   if (!any) return;
-  std::vector<JointTree::Link> links;
+  std::vector<JointTree::Link>& links = exactLinks_;
+  links.clear();
   for (int ci = 0; ci < nc; ++ci) {
     const int a = constraintBodies_[2 * ci], b = constraintBodies_[2 * ci + 1];
     if (exactEligible_[ci] && exactMarked_[findRoot(exactParent_, movable(a) ? a : b)])
@@ -168,18 +169,7 @@ void ContactSolver::buildExact(const JointSet* joints) {
     JointTree::Rows& rows = exact_.rows(e);
     rows.m = constraintPoints_[ci];
     rows.point = false;
-    const Vec3 normal(c.normal.x[l], c.normal.y[l], c.normal.z[l]);
-    for (int k = 0; k < rows.m; ++k) {
-      const WidePoint& p = c.p[k];
-      const Vec3 rA(p.rA.x[l], p.rA.y[l], p.rA.z[l]), rB(p.rB.x[l], p.rB.y[l], p.rB.z[l]);
-      const Vec3 nA = glm::cross(rA, normal), nB = glm::cross(rB, normal);
-      for (int i = 0; i < 3; ++i) {
-        rows.a[k][i] = -normal[i];
-        rows.a[k][3 + i] = -nA[i];
-        rows.b[k][i] = normal[i];
-        rows.b[k][3 + i] = nB[i];
-      }
-    }
+    for (int k = 0; k < rows.m; ++k) setExactRow(e, k, true);
     // The wide rows pass the lane's normal impulses through (exactly: 0 normal mass, 0 impulse
     // scale) and keep its friction, warm start and store.
     c.impulseScale[l] = Lane(0);
