@@ -146,10 +146,11 @@ TEST_CASE("a heap never gains energy and stays finite", "[stability]") {
 // step). At rest each contact is the push-out spring holding its load, k = m_eff (2 pi f)^2 with
 // m_eff the pair's reduced mass (a box's four corners share its load and its effective mass
 // alike): the top contact (1 kg under 100 kg) at contact.hertz, the bottom one (a static body) at
-// twice that, both capped at a quarter of the substep rate, so 14 mm with the rows one by one (contact.exact_ratio 0). Raising
-// either cap buys depth and costs more than it buys (measured): a static rate above 0.3 of the
-// substep rate makes the light box rock (0.01 m/s at 0.35, 0.1 m/s at 0.5) and a dynamic rate of
-// 0.4 topples the 5050-box pyramid. So this test holds the law and the stack coming to rest.
+// twice that, both capped at a quarter of the substep rate, so 14 mm with the rows one by one
+// (contact.exact_ratio 0). Raising either cap buys depth and costs more than it buys (measured): a
+// static rate above 0.3 of the substep rate makes the light box rock (0.01 m/s at 0.35, 0.1 m/s at
+// 0.5) and a dynamic rate of 0.4 topples the 5050-box pyramid. So this test holds the law and the
+// stack coming to rest.
 TEST_CASE("a 100 kg box on a 1 kg box sinks as its contact springs predict and comes to rest",
           "[stability]") {
   World w{Settings{}};
