@@ -285,3 +285,33 @@ TEST_CASE("the LP cross-check runs on triangles and compound children", "[mesh][
   CHECK(w.stats().crosscheckChecked > 300);
   CHECK(w.stats().crosscheckDisagreed == 0);
 }
+
+TEST_CASE("the LP cross-check runs on mesh triangles against every round core",
+          "[mesh][crosscheck]") {
+  // Bodies far enough apart never touch each other: every pair checked is a body against a mesh
+  // triangle (a sphere's point, a capsule's segment, a rounded box's hull core, a hull).
+  World w{Settings{}};
+  editSettings(w, [&](Settings& s) { s.crosscheck = CrossCheckMode::All; });
+  BodyDef ground;
+  ground.type = BodyType::Static;
+  ground.shape = gridMesh(24, 1.0, bumpy);
+  ground.position = Vec3(-12.0, 0.0, -12.0);
+  REQUIRE(w.createBody(ground));
+  const std::vector<Vec3> core = {Vec3(-0.3, -0.2, -0.25), Vec3(0.3, -0.2, -0.25),
+                                  Vec3(-0.3, 0.2, -0.25),  Vec3(0.3, 0.2, -0.25),
+                                  Vec3(-0.3, -0.2, 0.25),  Vec3(0.3, -0.2, 0.25),
+                                  Vec3(-0.3, 0.2, 0.25),   Vec3(0.3, 0.2, 0.25)};
+  const Shape kinds[] = {*makeSphere(0.4), *makeCapsule(0.25, 0.4), *makeRoundedHull(core, 0.1),
+                         boxHull(Vec3(0.4))};
+  for (int i = 0; i < 8; ++i) {
+    BodyDef def;
+    def.shape = kinds[i % 4];
+    def.position = Vec3(-7.5 + 2.5 * (i % 4), 1.0, i < 4 ? -3.0 : 3.0);
+    def.orientation = glm::angleAxis(0.3 * i, glm::normalize(Vec3(1.0, 0.4, 0.2)));
+    REQUIRE(w.createBody(def));
+  }
+  for (int i = 0; i < 90; ++i) REQUIRE(w.step(w.settings().dt));
+  // Eight bodies on two or more triangles each for most of 90 steps.
+  CHECK(w.stats().crosscheckChecked > 8 * 2 * 60);
+  CHECK(w.stats().crosscheckDisagreed == 0);
+}
