@@ -286,10 +286,11 @@ TEST_CASE("the LP cross-check runs on triangles and compound children", "[mesh][
   CHECK(w.stats().crosscheckDisagreed == 0);
 }
 
-TEST_CASE("the LP cross-check runs on mesh triangles against every round core",
+TEST_CASE("the LP cross-check runs on mesh triangles against sphere, capsule and rounded cores",
           "[mesh][crosscheck]") {
-  // Bodies far enough apart never touch each other: every pair checked is a body against a mesh
-  // triangle (a sphere's point, a capsule's segment, a rounded box's hull core, a hull).
+  // Bodies dropped 2.5 m apart onto the mesh: the pairs checked are bodies against mesh triangles
+  // (a sphere's point, a capsule's segment, a rounded box's hull core, a hull; a cylinder's core
+  // is no point set, so it has no LP check).
   World w{Settings{}};
   editSettings(w, [&](Settings& s) { s.crosscheck = CrossCheckMode::All; });
   BodyDef ground;
@@ -311,7 +312,7 @@ TEST_CASE("the LP cross-check runs on mesh triangles against every round core",
     REQUIRE(w.createBody(def));
   }
   for (int i = 0; i < 90; ++i) REQUIRE(w.step(w.settings().dt));
-  // Eight bodies on two or more triangles each for most of 90 steps.
+  // Eight bodies on two or more triangles each for most of the 90 steps (measured: 2173 checks).
   CHECK(w.stats().crosscheckChecked > 8 * 2 * 60);
   CHECK(w.stats().crosscheckDisagreed == 0);
 }
