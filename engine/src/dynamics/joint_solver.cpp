@@ -137,6 +137,12 @@ void solveLimit(const Row& J, Real m, Real C, Real& impulse, bool useBias, const
 
 // Spring (to `target`), motor and limits of a joint's free coordinate along row J.
 // m: the row's mass, 1 / (J M^-1 J^T).
+// Whether solveAxial has a row to solve for j: a spring, a motor or limits. A hinge with none
+// (the bridge's) skips it and its axis's mass, with the same bits.
+bool hasAxial(const Joint& j) {
+  return (j.spring.enabled && j.spring.hertz > 0.0) || j.motor.enabled || j.limits.enabled;
+}
+
 void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
                 bool useBias, const Softness& soft, Real h, Real invH, SolverBody& A,
                 SolverBody& B) {
@@ -429,6 +435,15 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   wideMembers_.clear();
   for (int k : active_)
     (!joints_[k].tree && joints_[k].type == JointType::Ball ? wideMembers_ : scalar_).push_back(k);
+  // The passes' joints: a grouped joint's equality rows are solveGroups', so a grouped ball or
+  // fixed joint, and a grouped hinge with no spring, motor or limits, has nothing left for them.
+  iterative_.clear();
+  for (int k : scalar_) {
+    const Joint& j = joints_[k];
+    const bool idle = j.tree && (j.type == JointType::Ball || j.type == JointType::Fixed ||
+                                 (j.type == JointType::Hinge && !hasAxial(j)));
+    if (!idle) iterative_.push_back(k);
+  }
   wide_.build(joints_, wideMembers_, movable_, static_cast<int>(movable_.size()), sbs);
   wideLoaded_ = !wideMembers_.empty();
   treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
@@ -459,7 +474,8 @@ void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
     if (j.type == JointType::SwingTwist ||
         (j.type == JointType::Hinge && (j.limits.enabled || j.spring.enabled)))
       p.twist = twistAngle(p.fA, p.fB);
-    if (j.type == JointType::Hinge) p.axialMass = rowMass(angularRow(axisOf(p.fA)), A, B);
+    if (j.type == JointType::Hinge && hasAxial(j))
+      p.axialMass = rowMass(angularRow(axisOf(p.fA)), A, B);
     if (j.type == JointType::SwingTwist) {
       const Vec3 a = axisOf(p.fA), b = axisOf(p.fB);
       p.swing = std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
@@ -525,12 +541,12 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
   const Real h = 1.0 / invH_;
   // Symmetric Gauss-Seidel: every other pass runs backwards, so a load at the end of a chain
   // travels its whole length in one pass instead of one link per pass.
-  const int count = static_cast<int>(scalar_.size());
+  const int count = static_cast<int>(iterative_.size());
   const bool backwards = reverse_;
   reverse_ = !reverse_;
   if (backwards) wide_.solve(sbs, useBias, soft_, true);
   for (int kk = 0; kk < count; ++kk) {
-    Joint& j = joints_[scalar_[backwards ? count - 1 - kk : kk]];
+    Joint& j = joints_[iterative_[backwards ? count - 1 - kk : kk]];
     SolverBody& A = sbs[j.sa];
     SolverBody& B = sbs[j.sb];
     const Pose& p = poses_[j.slot];
@@ -553,8 +569,9 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         solvePoint(j, p, useBias, soft_, A, B);
         break;
       case JointType::Hinge: {
-        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, 0.0, useBias, soft_,
-                   h, invH_, A, B);
+        if (hasAxial(j))
+          solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, 0.0, useBias,
+                     soft_, h, invH_, A, B);
         solveAxisLock(j, p, useBias, soft_, A, B);
         solvePoint(j, p, useBias, soft_, A, B);
         break;
