@@ -135,14 +135,14 @@ void solveLimit(const Row& J, Real m, Real C, Real& impulse, bool useBias, const
   impulse = next;
 }
 
-// Spring (to `target`), motor and limits of a joint's free coordinate along row J.
-// m: the row's mass, 1 / (J M^-1 J^T).
 // Whether solveAxial has a row to solve for j: a spring, a motor or limits. A hinge with none
 // (the bridge's) skips it and its axis's mass, with the same bits.
 bool hasAxial(const Joint& j) {
   return (j.spring.enabled && j.spring.hertz > 0.0) || j.motor.enabled || j.limits.enabled;
 }
 
+// Spring (to `target`), motor and limits of a joint's free coordinate along row J.
+// m: the row's mass, 1 / (J M^-1 J^T).
 void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
                 bool useBias, const Softness& soft, Real h, Real invH, SolverBody& A,
                 SolverBody& B) {
