@@ -1039,10 +1039,9 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
   chunkFound_.assign(static_cast<size_t>(chunks) + 1, 0);
   chunkRatio_.assign(static_cast<size_t>(chunks), 0);
   candidates_.resize(manifolds.size());
-  const Real ratio = exactRatio_;
   parallelFor(tasks_, manifoldCount, kManifoldGrain, [&](int begin, int end, int) {
     int found = 0;
-    bool ratioPair = false;
+    bool foundRatio = false;
     for (int mi = begin; mi < end; ++mi) {
       // The manifolds are 656 bytes apart and only their first line is read here: fetch ahead.
       if (mi + 8 < end) detail::prefetch(&manifolds[mi + 8]);
@@ -1051,13 +1050,12 @@ void ContactSolver::prepareContacts(const std::vector<Body>& bodies,
       const int ia = bodyToSolver_[m.a.index], ib = bodyToSolver_[m.b.index];
       const Real ma = solverBodies_[ia].invMass, mb = solverBodies_[ib].invMass;
       if (ma == 0.0 && mb == 0.0) continue;
-      // Two dynamic bodies whose masses differ by contact.exact_ratio or more (buildExact).
-      if (ratio > 0.0 && ma > 0.0 && mb > 0.0 && std::max(ma, mb) >= ratio * std::min(ma, mb))
-        ratioPair = true;
+      // A pair for contact.exact_ratio's groups (buildExact).
+      if (ratioPair(ma, mb)) foundRatio = true;
       candidates_[static_cast<size_t>(begin + found++)] = {mi, ia, ib, std::min(m.pointCount, 4)};
     }
     chunkFound_[static_cast<size_t>(begin / kManifoldGrain) + 1] = found;
-    chunkRatio_[static_cast<size_t>(begin / kManifoldGrain)] = ratioPair ? 1 : 0;
+    chunkRatio_[static_cast<size_t>(begin / kManifoldGrain)] = foundRatio ? 1 : 0;
   });
   ratioFound_ = false;
   for (int c = 0; c < chunks; ++c) {

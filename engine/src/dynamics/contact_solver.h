@@ -334,6 +334,13 @@ class ContactSolver {
   bool jointLocked_ = true;  ///< a body a joint touches has a locked linear component
   // contact.exact_ratio's groups (contact_tree.cpp).
   Real exactRatio_ = 0.0;
+  /// Two dynamic bodies (inverse masses > 0) whose masses differ by exactRatio_ or more; never
+  /// with exactRatio_ 0. prepare (to know whether to look for groups) and buildExact (which
+  /// groups) ask the same question.
+  bool ratioPair(Real invMassA, Real invMassB) const {
+    return exactRatio_ > 0.0 && invMassA > 0.0 && invMassB > 0.0 &&
+           std::max(invMassA, invMassB) >= exactRatio_ * std::min(invMassA, invMassB);
+  }
   std::vector<char> chunkRatio_;  ///< per chunk of manifolds: it holds a pair at exactRatio_
   bool ratioFound_ = false;       ///< this step has such a pair
   JointTree exact_;

@@ -110,8 +110,7 @@ void ContactSolver::buildExact(const JointSet* joints) {
   for (int ci = 0; ci < nc; ++ci) {
     const int a = constraintBodies_[2 * ci], b = constraintBodies_[2 * ci + 1];
     if (!exactEligible_[ci] || !movable(a) || !movable(b)) continue;
-    const Real ma = solverBodies_[a].invMass, mb = solverBodies_[b].invMass;
-    if (std::max(ma, mb) >= exactRatio_ * std::min(ma, mb)) {
+    if (ratioPair(solverBodies_[a].invMass, solverBodies_[b].invMass)) {
       exactMarked_[findRoot(exactParent_, a)] = 1;
       any = true;
     }
