@@ -1650,7 +1650,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
           if (sb.linearFree != Vec3(1.0)) sb.v *= sb.linearFree;
           push(d->solverBody);
         }
-      if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
+      if (joints && joints->hasPassRows())
+        jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, true); });
       const int iterations = s.solver.velocityIterations;
       // The separations the last substep's relax kept (Separation, contact_solver.h).
       const bool kept = i > 0 || (sub > 0 && relax > 0);
@@ -1680,7 +1681,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
     if (joints) joints->posesMoved();
     lap(times.integrate);
     for (int i = 0; i < relax; ++i) {
-      if (joints) jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
+      if (joints && joints->hasPassRows())
+        jointPass(*joints, [&](JointSet& js) { js.solve(solverBodies_, false); });
       // The first relax pass measures the separations the bodies' new positions give and keeps
       // them for the passes after it: later relax passes and the next substep's solve passes.
       if (i > 0) {

@@ -449,9 +449,11 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeAxes_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
+  treeArms_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
   poses_.resize(active_.size());
   swingTwists_.resize(active_.size());
   posesStale_ = treeStale_ = true;
+  treeBuilt_ = false;
 }
 
 // What the passes read at the current pose (JointPose; a swing-twist's limit rows in
@@ -615,8 +617,14 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
 void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
   const int n = tree_.size();
   if (posesStale_) updatePoses(sbs);
-  if (treeStale_) {
+  // A pass without bias (the relax) keeps the rows and factor of the pass before the bodies
+  // moved: its right-hand sides are J v for those rows, in the range of J, so the mixing's
+  // near-null directions (a bridge's redundant tilt rows) take nothing from them, and the
+  // factor costs a third of the groups' work. Only the passes with bias, which read the
+  // position errors, build and factor again.
+  if (treeStale_ && (useBias || !treeBuilt_)) {
     treeStale_ = false;
+    treeBuilt_ = true;
     for (int e = 0; e < n; ++e) {
       const Joint& j = joints_[tree_.joint(e)];
       const Pose& p = poses_[j.slot];
@@ -637,6 +645,8 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         setRow(k, -u, -glm::cross(p.rA, u), u, glm::cross(p.rB, u));
         C[k] = p.d[k];
       }
+      treeArms_[2 * static_cast<size_t>(e)] = p.rA;
+      treeArms_[2 * static_cast<size_t>(e) + 1] = p.rB;
       rows.m = 3;
       rows.point = true;  // the rows below add no linear parts
       if (j.type == JointType::Hinge) {
@@ -664,29 +674,35 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     }
     tree_.factor(sbs);
   }
+  // The rows' velocities J v, as the rows were built: rows 0-2 the relative velocity of the
+  // anchors (their arms as built), a hinge's rows 3-4 and a fixed joint's 3-5 the relative
+  // angular velocity along their directions.
   for (int e = 0; e < n; ++e) {
     const Joint& j = joints_[tree_.joint(e)];
     const SolverBody& A = sbs[j.sa];
     const SolverBody& B = sbs[j.sb];
-    const JointTree::Rows& rows = tree_.rows(e);
     const Real* C = &treeC_[6 * static_cast<size_t>(e)];
     Real* r = &treeR_[6 * static_cast<size_t>(e)];
-    JointTree::withRows(rows.m, [&](auto m) {
-      for (int k = 0; k < m; ++k) {
-        Real v = 0.0;
-        for (int i = 0; i < 3; ++i)
-          v += rows.a[k][i] * A.v[i] + rows.a[k][3 + i] * A.w[i] + rows.b[k][i] * B.v[i] +
-               rows.b[k][3 + i] * B.w[i];
-        r[k] = v + (useBias ? treeSoft_.biasRate * C[k] : 0.0);
-      }
-    });
+    const Vec3& rA = treeArms_[2 * static_cast<size_t>(e)];
+    const Vec3& rB = treeArms_[2 * static_cast<size_t>(e) + 1];
+    const Vec3 dv = (B.v + glm::cross(B.w, rB)) - (A.v + glm::cross(A.w, rA));
+    const Vec3 dw = B.w - A.w;
+    const int m = tree_.rows(e).m;
+    for (int k = 0; k < 3; ++k) r[k] = dv[k];
+    if (m == 5) {
+      r[3] = glm::dot(treeAxes_[2 * static_cast<size_t>(e)], dw);
+      r[4] = glm::dot(treeAxes_[2 * static_cast<size_t>(e) + 1], dw);
+    } else if (m == 6) {
+      for (int k = 0; k < 3; ++k) r[3 + k] = dw[k];
+    }
+    if (useBias)
+      for (int k = 0; k < m; ++k) r[k] += treeSoft_.biasRate * C[k];
   }
   tree_.solve(treeR_);
   for (int e = 0; e < n; ++e) {
     Joint& j = joints_[tree_.joint(e)];
     SolverBody& A = sbs[j.sa];
     SolverBody& B = sbs[j.sb];
-    const JointTree::Rows& rows = tree_.rows(e);
     const Real* x = &treeR_[6 * static_cast<size_t>(e)];
     // The accumulated impulses of the rows, as the iterative rows keep them.
     Real old[6];
@@ -699,21 +715,24 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     } else if (j.type == JointType::Fixed) {
       for (int k = 0; k < 3; ++k) old[3 + k] = j.angularImpulse[k];
     }
-    Vec3 linA(0.0), angA(0.0), linB(0.0), angB(0.0);
-    Real next[6] = {};
-    JointTree::withRows(rows.m, [&](auto m) {
-      for (int k = 0; k < m; ++k) {
-        const Real d =
-            useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
-        next[k] = old[k] + d;
-        for (int i = 0; i < 3; ++i) {
-          linA[i] += d * rows.a[k][i];
-          angA[i] += d * rows.a[k][3 + i];
-          linB[i] += d * rows.b[k][i];
-          angB[i] += d * rows.b[k][3 + i];
-        }
-      }
-    });
+    Real d[6] = {}, next[6] = {};
+    const int m = tree_.rows(e).m;
+    for (int k = 0; k < m; ++k) {
+      d[k] = useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
+      next[k] = old[k] + d[k];
+    }
+    // J^T d: the point's impulse P at the arms, and the angular rows' torque.
+    const Vec3 P(d[0], d[1], d[2]);
+    Vec3 torque(0.0);
+    if (j.type == JointType::Hinge) {
+      torque = d[3] * p1 + d[4] * p2;
+    } else if (j.type == JointType::Fixed) {
+      torque = Vec3(d[3], d[4], d[5]);
+    }
+    const Vec3& rA = treeArms_[2 * static_cast<size_t>(e)];
+    const Vec3& rB = treeArms_[2 * static_cast<size_t>(e) + 1];
+    const Vec3 linA = -P, angA = -glm::cross(rA, P) - torque;
+    const Vec3 linB = P, angB = glm::cross(rB, P) + torque;
     A.v += A.invMass * linA;
     A.w += A.invI * angA;
     B.v += B.invMass * linB;

@@ -125,11 +125,14 @@ class JointSet {
   void warmStart(std::vector<SolverBody>& sb);
   /// One pass over the joints' iterative rows (all rows of a joint outside the exact groups).
   void solve(std::vector<SolverBody>& sb, bool useBias);
+  /// Whether solve has any row this step (a bridge whose hinges are all in a group has none:
+  /// the solver then leaves the pass out, with its pull and push of the bodies' states).
+  bool hasPassRows() const { return !iterative_.empty() || !wideMembers_.empty(); }
   /// Whether this step has exact groups (joint_tree.h): acyclic groups of ball, hinge, fixed and
   /// swing-twist joints whose equality rows solveGroups solves exactly.
   bool hasGroups() const { return !tree_.empty(); }
-  /// The groups' equality rows, solved exactly; built and factored again at the first pass after
-  /// the bodies moved (posesMoved), reused until they move again.
+  /// The groups' equality rows, solved exactly; built and factored again at the first pass with
+  /// bias after the bodies moved (posesMoved), reused until then (by the relax passes too).
   void solveGroups(std::vector<SolverBody>& sb, bool useBias);
   /// Reaction force and torque of each active joint from its impulses; fills `broken` with the
   /// joints whose force exceeded their break force.
@@ -146,18 +149,20 @@ class JointSet {
   std::vector<JointPose> poses_;             // per active joint, at the bodies' current poses
   std::vector<SwingTwistRows> swingTwists_;  // per active joint, swing-twists only
   bool posesStale_ = true, treeStale_ = true;
+  bool treeBuilt_ = false;  // the groups' rows were built and factored this step
   void updatePoses(const std::vector<SolverBody>& sb);
   // Per body a, from noCollideStart_[a]: the larger bodies b a joint keeps apart from it, sorted.
   mutable std::vector<int> noCollideStart_, noCollide_;
   mutable bool filterDirty_ = false;
   int live_ = 0;
   // Acyclic groups (joint_tree.h): per entry, the rows' position errors (6 each), the pass's
-  // right-hand sides, and a hinge's two tilt directions.
+  // right-hand sides, a hinge's two tilt directions and the point's two arms.
   JointTree tree_;
   std::vector<JointTree::Link> links_;
   std::vector<char> movable_;
   std::vector<Real> treeC_, treeR_;
   std::vector<Vec3> treeAxes_;
+  std::vector<Vec3> treeArms_;  // per entry: the arms rA, rB its rows were built with
   // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are
   // packed in prepare and stored back in finish (wideLoaded_: the rows hold the impulses).
   WideBallJoints wide_;

@@ -28,10 +28,18 @@
 namespace tumble {
 namespace {
 
-// J M^-1 J^T of one row on one body.
-Real rowScale(const SolverBody& b, const Real* row) {
-  const Vec3 lin(row[0], row[1], row[2]), ang(row[3], row[4], row[5]);
-  return b.invMass * glm::dot(lin, b.linearFree * lin) + glm::dot(ang, b.invI * ang);
+// J M^-1 J^T of row k on one body; a point's rows (Rows::point) have the linear part +-e_k for
+// k < 3 and none after.
+template <bool point>
+Real rowScale(const SolverBody& b, const Real* row, int k) {
+  const Vec3 ang(row[3], row[4], row[5]);
+  const Real angular = glm::dot(ang, b.invI * ang);
+  if constexpr (point) {
+    return k < 3 ? b.invMass * b.linearFree[k] + angular : angular;
+  } else {
+    const Vec3 lin(row[0], row[1], row[2]);
+    return b.invMass * glm::dot(lin, b.linearFree * lin) + angular;
+  }
 }
 
 }  // namespace
@@ -257,8 +265,8 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
   // Then D = L diag(d) L^T without pivoting; a pivot that rounding left at zero or below (no
   // movable body along the row) is dropped, its impulse kept at 0.
   for (int k = 0; k < m; ++k) {
-    Real scale = rowScale(sbs[e.up], Ju[k]);
-    if (e.down > 0) scale += rowScale(sbs[e.down], Jd[k]);
+    Real scale = rowScale<point>(sbs[e.up], Ju[k], k);
+    if (e.down > 0) scale += rowScale<point>(sbs[e.down], Jd[k], k);
     D[k][k] += mixing_ * scale;
   }
   Real d[6];
