@@ -89,8 +89,9 @@ struct DistanceJointDef : JointBase {
   JointSpring spring;
 };
 
-/// Locks the relative pose of the two bodies as it is at creation (anchored half-way between
-/// their centres, or at the one body's centre when the other is the world).
+/// Locks the relative pose of the two bodies as it is at creation, anchored at their centres'
+/// average weighted by inverse mass (at the lighter body: a soft row gives by its lighter body's
+/// lever arm; at the one movable body's centre when the other is the world, static or kinematic).
 struct FixedJointDef : JointBase {};
 
 /// A ball joint with a cone limit on the swing of `axis` (the angle between the bodies' copies

@@ -164,11 +164,17 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
           j.limits = {true, j.minLength, j.maxLength};
         } else if constexpr (std::is_same_v<T, FixedJointDef>) {
           j.type = JointType::Fixed;
-          // The anchor is half-way between the centres (the one body's centre when the other is
-          // the world): the shortest lever arms on both sides.
+          // The anchor is the centres' average weighted by inverse mass (the one body's centre
+          // when the other is the world or static): at the lighter body. A soft row's give
+          // grows with the lighter body's lever arm over its inertia: half-way between the car's
+          // 300 kg chassis and an 8 kg hub (a 6 cm sphere) the rear hubs sagged 15-19 cm under
+          // the car's weight; at the hub's centre its arm is 1/38 of the way.
           const bool hasA = bodyAlive(base.a, bodies), hasB = bodyAlive(base.b, bodies);
-          if (hasA && hasB)
-            anchorA = 0.5 * (bodies[base.a.index].center + bodies[base.b.index].center);
+          const Real wA = hasA ? bodies[base.a.index].invMass : 0.0;
+          const Real wB = hasB ? bodies[base.b.index].invMass : 0.0;
+          if (wA + wB > 0.0)
+            anchorA = (hasA ? wA * bodies[base.a.index].center : Vec3(0.0)) / (wA + wB) +
+                      (hasB ? wB * bodies[base.b.index].center : Vec3(0.0)) / (wA + wB);
           else if (hasA || hasB)
             anchorA = bodies[(hasA ? base.a : base.b).index].center;
           anchorB = anchorA;
