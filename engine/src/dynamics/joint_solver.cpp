@@ -147,6 +147,15 @@ bool hasAxial(const Joint& j) {
   return (j.spring.enabled && j.spring.hertz > 0.0) || j.motor.enabled || j.limits.enabled;
 }
 
+// A hinge held at one angle (limits lower == upper: the car's steering) with no spring or motor:
+// in an exact group its axis is a sixth equality row, as a fixed joint's third rotation is.
+// Left to its limit row, a soft row as stiff as the lighter body's inertia allows, the car's
+// 12 kg front hubs turned 4.6 degrees under the wheels' motor torque.
+bool lockedHinge(const Joint& j) {
+  return j.type == JointType::Hinge && j.limits.enabled && j.limits.lower == j.limits.upper &&
+         !j.motor.enabled && !(j.spring.enabled && j.spring.hertz > 0.0);
+}
+
 // Spring (to `target`), motor and limits of a joint's free coordinate along row J.
 // m: the row's mass, 1 / (J M^-1 J^T).
 void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
@@ -447,14 +456,20 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   for (int k : scalar_) {
     const Joint& j = joints_[k];
     const bool idle = j.tree && (j.type == JointType::Ball || j.type == JointType::Fixed ||
-                                 (j.type == JointType::Hinge && !hasAxial(j)));
-    if (!idle) iterative_.push_back(k);
+                                 (j.type == JointType::Hinge && (!hasAxial(j) || lockedHinge(j))));
+    if (!idle) {
+      iterative_.push_back(k);
+    } else if (lockedHinge(j)) {
+      // The axis row's impulse joins the angular impulse, as the group keeps it.
+      joints_[k].angularImpulse += j.axial.sum() * axisOf(j.qA);
+      joints_[k].axial = AxialImpulses{};
+    }
   }
   wide_.build(joints_, wideMembers_, movable_, static_cast<int>(movable_.size()), sbs);
   wideLoaded_ = !wideMembers_.empty();
   treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
-  treeAxes_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
+  treeAxes_.assign(3 * static_cast<size_t>(tree_.size()), Vec3(0.0));
   treeArms_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
   poses_.resize(active_.size());
   swingTwists_.resize(active_.size());
@@ -664,14 +679,20 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       rows.point = true;  // the rows below add no linear parts
       if (j.type == JointType::Hinge) {
         const Vec3 a = axisOf(p.fA), c = glm::cross(a, axisOf(p.fB));
-        Vec3& p1 = treeAxes_[2 * static_cast<size_t>(e)];
-        Vec3& p2 = treeAxes_[2 * static_cast<size_t>(e) + 1];
+        Vec3& p1 = treeAxes_[3 * static_cast<size_t>(e)];
+        Vec3& p2 = treeAxes_[3 * static_cast<size_t>(e) + 1];
         perpendiculars(a, p1, p2);
         setRow(3, Vec3(0.0), -p1, Vec3(0.0), p1);
         setRow(4, Vec3(0.0), -p2, Vec3(0.0), p2);
         C[3] = glm::dot(p1, c);
         C[4] = glm::dot(p2, c);
         rows.m = 5;
+        if (lockedHinge(j)) {
+          treeAxes_[3 * static_cast<size_t>(e) + 2] = a;
+          setRow(5, Vec3(0.0), -a, Vec3(0.0), a);
+          C[5] = p.twist - j.limits.lower;
+          rows.m = 6;
+        }
       } else if (j.type == JointType::Fixed) {
         Quat q = p.fB * glm::conjugate(p.fA);
         if (q.w < 0.0) q = -q;
@@ -702,9 +723,9 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     const Vec3 dw = B.w - A.w;
     const int m = tree_.rows(e).m;
     for (int k = 0; k < 3; ++k) r[k] = dv[k];
-    if (m == 5) {
-      r[3] = glm::dot(treeAxes_[2 * static_cast<size_t>(e)], dw);
-      r[4] = glm::dot(treeAxes_[2 * static_cast<size_t>(e) + 1], dw);
+    if (j.type == JointType::Hinge) {
+      for (int k = 3; k < m; ++k)
+        r[k] = glm::dot(treeAxes_[3 * static_cast<size_t>(e) + k - 3], dw);
     } else if (m == 6) {
       for (int k = 0; k < 3; ++k) r[3 + k] = dw[k];
     }
@@ -719,17 +740,19 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     const Real* x = &treeR_[6 * static_cast<size_t>(e)];
     // The accumulated impulses of the rows, as the iterative rows keep them.
     Real old[6];
-    const Vec3& p1 = treeAxes_[2 * static_cast<size_t>(e)];
-    const Vec3& p2 = treeAxes_[2 * static_cast<size_t>(e) + 1];
+    const Vec3& p1 = treeAxes_[3 * static_cast<size_t>(e)];
+    const Vec3& p2 = treeAxes_[3 * static_cast<size_t>(e) + 1];
+    const Vec3& axis = treeAxes_[3 * static_cast<size_t>(e) + 2];  // a locked hinge's
+    const int m = tree_.rows(e).m;
     for (int k = 0; k < 3; ++k) old[k] = j.linearImpulse[k];
     if (j.type == JointType::Hinge) {
       old[3] = glm::dot(p1, j.angularImpulse);
       old[4] = glm::dot(p2, j.angularImpulse);
+      if (m == 6) old[5] = glm::dot(axis, j.angularImpulse);
     } else if (j.type == JointType::Fixed) {
       for (int k = 0; k < 3; ++k) old[3 + k] = j.angularImpulse[k];
     }
     Real d[6] = {}, next[6] = {};
-    const int m = tree_.rows(e).m;
     for (int k = 0; k < m; ++k) {
       d[k] = useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
       next[k] = old[k] + d[k];
@@ -739,6 +762,7 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     Vec3 torque(0.0);
     if (j.type == JointType::Hinge) {
       torque = d[3] * p1 + d[4] * p2;
+      if (m == 6) torque += d[5] * axis;
     } else if (j.type == JointType::Fixed) {
       torque = Vec3(d[3], d[4], d[5]);
     }
@@ -753,6 +777,7 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     j.linearImpulse = Vec3(next[0], next[1], next[2]);
     if (j.type == JointType::Hinge) {
       j.angularImpulse = next[3] * p1 + next[4] * p2;
+      if (m == 6) j.angularImpulse += next[5] * axis;
     } else if (j.type == JointType::Fixed) {
       j.angularImpulse = Vec3(next[3], next[4], next[5]);
     }
