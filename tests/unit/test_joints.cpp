@@ -135,6 +135,35 @@ TEST_CASE("A hinge limit holds within 1 degree under a 100 N m load", "[joints]"
   CHECK(glm::length((*w.joint(id)).reactionTorque) > 50.0);  // the stop carries the load
 }
 
+TEST_CASE("A hinge held at one angle by equal limits turns to it and holds, at pi too",
+          "[joints]") {
+  // Equal limits make the hinge's axis an equality row of its exact group (joint_solver.cpp,
+  // lockedHinge); at pi the angle reads either side of the wrap, so the row's error wraps too.
+  for (const Real target : {1.0, kPi, -kPi}) {
+    World w;
+    const BodyId bar = addBox(w, Vec3(0.5, 0.0, 0.0), Vec3(0.5, 0.05, 0.05));
+    HingeJointDef def;
+    def.a = bar;
+    def.anchor = Vec3(0.0);
+    def.axis = Vec3(0.0, 0.0, 1.0);
+    def.limits = {true, target, target};
+    const JointId id = *w.createJoint(def);
+    Real worst = 0.0, fastest = 0.0;
+    for (int i = 0; i < 180; ++i) {
+      w.applyTorque(bar, Vec3(0.0, 0.0, 20.0));
+      REQUIRE(w.step(kDt));
+      if (i < 60) continue;  // a second to get there
+      const Real a = (*w.joint(id)).position;
+      worst = std::max(worst, std::abs(std::remainder(a - target, 2.0 * kPi)));
+      fastest = std::max(fastest, glm::length((*w.body(bar)).angularVelocity));
+    }
+    INFO("target " << target << " rad: off by up to " << worst << " rad, spinning at most "
+                   << fastest << " rad/s");
+    CHECK(worst < 1e-3);
+    CHECK(fastest < 0.01);
+  }
+}
+
 TEST_CASE("A hinge motor reaches its target speed against friction", "[joints]") {
   World w;
   editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });

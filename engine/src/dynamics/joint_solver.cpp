@@ -690,7 +690,8 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         if (lockedHinge(j)) {
           treeAxes_[3 * static_cast<size_t>(e) + 2] = a;
           setRow(5, Vec3(0.0), -a, Vec3(0.0), a);
-          C[5] = p.twist - j.limits.lower;
+          // (angles wrap: a hinge held at pi reads its angle in (-pi, pi])
+          C[5] = std::remainder(p.twist - j.limits.lower, 2.0 * std::numbers::pi);
           rows.m = 6;
         }
       } else if (j.type == JointType::Fixed) {
