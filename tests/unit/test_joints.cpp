@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "tumble/scene.h"
 #include "world_fixtures.h"
@@ -106,17 +107,22 @@ Real angleAbout(const Quat& q, const Vec3& axis) {
   return 2.0 * std::atan2(glm::dot(Vec3(r.x, r.y, r.z), axis), r.w);
 }
 
-}  // namespace
-
-TEST_CASE("A hinge limit holds within 1 degree under a 100 N m load", "[joints]") {
-  World w;
+// A 1 m bar hinged to the world at its end (the origin) about z, within `limits`.
+std::pair<BodyId, JointId> hingedBar(World& w, const JointLimits& limits) {
   const BodyId bar = addBox(w, Vec3(0.5, 0.0, 0.0), Vec3(0.5, 0.05, 0.05));
   HingeJointDef def;
   def.a = bar;
   def.anchor = Vec3(0.0);
   def.axis = Vec3(0.0, 0.0, 1.0);
-  def.limits = {true, -0.5, 0.5};
-  const JointId id = *w.createJoint(def);
+  def.limits = limits;
+  return {bar, *w.createJoint(def)};
+}
+
+}  // namespace
+
+TEST_CASE("A hinge limit holds within 1 degree under a 100 N m load", "[joints]") {
+  World w;
+  const auto [bar, id] = hingedBar(w, {true, -0.5, 0.5});
   Real worst = 0.0, worstOff = 0.0;
   for (int i = 0; i < 300; ++i) {
     // Alternate the load's sign each second: it slams into both stops.
@@ -141,13 +147,7 @@ TEST_CASE("A hinge held at one angle by equal limits turns to it and holds, at p
   // lockedHinge); at pi the angle reads either side of the wrap, so the row's error wraps too.
   for (const Real target : {1.0, kPi, -kPi}) {
     World w;
-    const BodyId bar = addBox(w, Vec3(0.5, 0.0, 0.0), Vec3(0.5, 0.05, 0.05));
-    HingeJointDef def;
-    def.a = bar;
-    def.anchor = Vec3(0.0);
-    def.axis = Vec3(0.0, 0.0, 1.0);
-    def.limits = {true, target, target};
-    const JointId id = *w.createJoint(def);
+    const auto [bar, id] = hingedBar(w, {true, target, target});
     Real worst = 0.0, fastest = 0.0;
     for (int i = 0; i < 180; ++i) {
       w.applyTorque(bar, Vec3(0.0, 0.0, 20.0));
