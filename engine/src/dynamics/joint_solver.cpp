@@ -141,10 +141,8 @@ void solveLimit(const Row& J, Real m, Real C, Real& impulse, bool useBias, const
   impulse = next;
 }
 
-// Whether solveAxial has a row to solve for j: a spring, a motor or limits. A hinge with none
-// (the bridge's) skips it and its axis's mass, with the same bits.
-bool hasAxial(const Joint& j) {
-  return (j.spring.enabled && j.spring.hertz > 0.0) || j.motor.enabled || j.limits.enabled;
+bool hasSpring(const Joint& j) {
+  return j.spring.enabled && j.spring.hertz > 0.0;
 }
 
 // A hinge held at one angle (limits lower == upper: the car's steering) with no spring or motor:
@@ -153,7 +151,14 @@ bool hasAxial(const Joint& j) {
 // 12 kg front hubs turned 4.6 degrees under the wheels' motor torque.
 bool lockedHinge(const Joint& j) {
   return j.type == JointType::Hinge && j.limits.enabled && j.limits.lower == j.limits.upper &&
-         !j.motor.enabled && !(j.spring.enabled && j.spring.hertz > 0.0);
+         !j.motor.enabled && !hasSpring(j);
+}
+
+// Whether solveAxial has a row to solve for j: a spring, a motor or limits, unless its group
+// holds the axis (a grouped locked hinge). A hinge with none (the bridge's) skips it and its
+// axis's mass, with the same bits.
+bool hasAxial(const Joint& j) {
+  return (hasSpring(j) || j.motor.enabled || j.limits.enabled) && !(j.tree && lockedHinge(j));
 }
 
 // Spring (to `target`), motor and limits of a joint's free coordinate along row J.
@@ -161,7 +166,7 @@ bool lockedHinge(const Joint& j) {
 void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
                 bool useBias, const Softness& soft, Real h, Real invH, SolverBody& A,
                 SolverBody& B) {
-  if (j.spring.enabled && j.spring.hertz > 0.0) {
+  if (hasSpring(j)) {
     const Softness ss = makeSoftness(j.spring.hertz, j.spring.dampingRatio, h);
     const Real cdot = rowVelocity(J, A, B);
     const Real lambda =
@@ -456,7 +461,7 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   for (int k : scalar_) {
     const Joint& j = joints_[k];
     const bool idle = j.tree && (j.type == JointType::Ball || j.type == JointType::Fixed ||
-                                 (j.type == JointType::Hinge && (!hasAxial(j) || lockedHinge(j))));
+                                 (j.type == JointType::Hinge && !hasAxial(j)));
     if (!idle) {
       iterative_.push_back(k);
     } else if (lockedHinge(j)) {
@@ -611,7 +616,7 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
       case JointType::Distance: {
         Real length = 0.0;
         const Row J = distanceRow(p, length);
-        if (j.minLength == j.maxLength && !(j.spring.enabled && j.spring.hertz > 0.0)) {
+        if (j.minLength == j.maxLength && !hasSpring(j)) {
           // A rod: one rigid row (kept in the spring slot).
           const Bias b = rigidBias(length - j.minLength, useBias, soft_);
           const Real m = rowMass(J, A, B);
