@@ -473,6 +473,13 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   wide_.build(joints_, wideMembers_, movable_, static_cast<int>(movable_.size()), sbs);
   wideLoaded_ = !wideMembers_.empty();
   treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
+  if (!tree_.empty()) {
+    const size_t nsb = movable_.size();
+    builtDp_.resize(nsb);
+    builtDq_.resize(nsb);
+    moveSince_.resize(nsb);
+    turnSince_.resize(nsb);
+  }
   treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
   treeAxes_.assign(3 * static_cast<size_t>(tree_.size()), Vec3(0.0));
   treeArms_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
@@ -640,24 +647,73 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
   if (!backwards) wide_.solve(sbs, useBias, soft_, false);
 }
 
+// The groups' position errors at the bodies' pose now, from those at the pose the rows were
+// built at along the rows (solveGroups): C = C0 + J (dx, dtheta), the motion since that pose
+// in moveSince_ and turnSince_ (none for the immovable body 0).
+void JointSet::carryErrors() {
+  const int n = tree_.size();
+  for (int e = 0; e < n; ++e) {
+    const Joint& j = joints_[tree_.joint(e)];
+    const Vec3 xA = j.sa > 0 ? moveSince_[j.sa] : Vec3(0.0),
+               tA = j.sa > 0 ? turnSince_[j.sa] : Vec3(0.0);
+    const Vec3 xB = j.sb > 0 ? moveSince_[j.sb] : Vec3(0.0),
+               tB = j.sb > 0 ? turnSince_[j.sb] : Vec3(0.0);
+    const Vec3& rA = treeArms_[2 * static_cast<size_t>(e)];
+    const Vec3& rB = treeArms_[2 * static_cast<size_t>(e) + 1];
+    const Vec3 dx = (xB + glm::cross(tB, rB)) - (xA + glm::cross(tA, rA));
+    const Vec3 dt = tB - tA;
+    const Real* C0 = &treeC0_[6 * static_cast<size_t>(e)];
+    Real* C = &treeC_[6 * static_cast<size_t>(e)];
+    const int m = tree_.rows(e).m;
+    for (int k = 0; k < 3; ++k) C[k] = C0[k] + dx[k];
+    if (j.type == JointType::Hinge) {
+      for (int k = 3; k < m; ++k)
+        C[k] = C0[k] + glm::dot(treeAxes_[3 * static_cast<size_t>(e) + k - 3], dt);
+    } else if (m == 6) {
+      for (int k = 0; k < 3; ++k) C[3 + k] = C0[3 + k] + dt[k];
+    }
+  }
+}
+
 void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
   const int n = tree_.size();
   if (posesStale_) updatePoses(sbs);
-  // A pass without bias (the relax) keeps the rows and factor of the pass before the bodies
-  // moved while they turned little in between (kRelaxTurn): its right-hand sides are J v for
-  // those rows, in the range of J, so the mixing's near-null directions (a bridge's redundant
-  // tilt rows) take nothing from them, and the factor costs a third of the groups' work. The
-  // passes with bias, which read the position errors, build and factor again.
-  bool rebuild = treeStale_;
-  if (rebuild && !useBias && treeBuilt_) {
-    const Real h = 1.0 / invH_, limit = kRelaxTurn * kRelaxTurn;
+  // The rows and factor are kept from the pose they were built at while no body of the joints
+  // has turned more than kRelaxTurn since (their rows depend on the rotation alone: the arms and
+  // axes turn, the inverse inertias hold for the step), by the relax passes and the next
+  // substeps' passes too. The position errors are then carried along the kept rows, C = C0 + J
+  // (dx, dtheta) from the built pose, never measured again at the new pose: a right-hand side
+  // J v + bias C in the range of J leaves the mixing's near-null directions (a bridge's
+  // redundant tilt rows) nothing, where an error measured at another pose than its rows' was
+  // multiplied by the mixing's 1e4 and blew the bridge up. What the linearisation leaves out
+  // (under 0.5 kRelaxTurn^2 of an arm) is measured at the next build: the first pass of every
+  // step builds.
+  bool rebuild = treeStale_ || !treeBuilt_;
+  if (rebuild && treeBuilt_) {
+    const Real limit = kRelaxTurn * kRelaxTurn;
     bool turned = false;
-    for (int i : touched_) turned = turned || glm::dot(sbs[i].w, sbs[i].w) * (h * h) > limit;
+    for (int i : touched_) {
+      const SolverBody& b = sbs[i];
+      Quat q = b.dq * glm::conjugate(builtDq_[i]);
+      if (q.w < 0.0) q = -q;
+      const Vec3 t = 2.0 * Vec3(q.x, q.y, q.z);
+      turnSince_[i] = t;
+      moveSince_[i] = b.dp - builtDp_[i];
+      turned = turned || glm::dot(t, t) > limit;
+    }
     rebuild = turned;
+    if (!turned) {
+      treeStale_ = false;
+      carryErrors();
+    }
   }
   if (rebuild) {
     treeStale_ = false;
     treeBuilt_ = true;
+    for (int i : touched_) {
+      builtDp_[i] = sbs[i].dp;
+      builtDq_[i] = sbs[i].dq;
+    }
     for (int e = 0; e < n; ++e) {
       const Joint& j = joints_[tree_.joint(e)];
       const Pose& p = poses_[j.slot];
@@ -713,6 +769,7 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       }
     }
     tree_.factor(sbs);
+    treeC0_ = treeC_;
   }
   // The rows' velocities J v, as the rows were built: rows 0-2 the relative velocity of the
   // anchors (their arms as built), a hinge's rows 3-4 and a fixed joint's 3-5 the relative

@@ -161,6 +161,13 @@ class JointSet {
   std::vector<JointTree::Link> links_;
   std::vector<char> movable_;
   std::vector<Real> treeC_, treeR_;
+  // The groups' rows are kept while the bodies turn little (solveGroups): per entry the position
+  // errors at the pose they were built at, per solver body that pose (its motion since the step
+  // began) and the motion since it.
+  std::vector<Real> treeC0_;
+  std::vector<Vec3> builtDp_, moveSince_, turnSince_;
+  std::vector<Quat> builtDq_;
+  void carryErrors();
   std::vector<Vec3> treeAxes_;
   std::vector<Vec3> treeArms_;  // per entry: the arms rA, rB its rows were built with
   // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are
