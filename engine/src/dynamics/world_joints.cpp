@@ -91,6 +91,9 @@ Expected<void> World::setJointMotor(JointId id, const JointMotor& motor) {
   if (!std::isfinite(motor.maxEffort) || motor.maxEffort < 0.0 || motor.maxEffort > 1e12)
     return fieldError("motor.maxEffort", "expected a number in [0, 1e+12]");
   j.motor = motor;
+  // A row switched off leaves no impulse behind: the warm start would apply it in every substep
+  // with nothing to solve it again (a hinge's motor let go held its bar level for ever).
+  if (!motor.enabled) j.axial.motor = 0.0;
   if (j.a >= 0) wakeBody(j.a);
   if (j.b >= 0) wakeBody(j.b);
   return ok();
@@ -114,6 +117,8 @@ Expected<void> World::setJointLimits(JointId id, const JointLimits& limits) {
     if (limits.lower < 0.0) return fieldError("limits.lower", "expected a length >= 0");
   }
   if (j.type == JointType::SwingTwist) j.limits.enabled = true;
+  if (!j.limits.enabled) j.axial.lower = j.axial.upper = 0.0;  // (as the motor's above)
+  if (j.type == JointType::Distance && !std::isfinite(j.maxLength)) j.axial.upper = 0.0;
   if (j.a >= 0) wakeBody(j.a);
   if (j.b >= 0) wakeBody(j.b);
   return ok();
@@ -131,6 +136,9 @@ Expected<void> World::setJointSpring(JointId id, const JointSpring& spring) {
   if (!std::isfinite(spring.dampingRatio) || spring.dampingRatio < 0.0 || spring.dampingRatio > 1e6)
     return fieldError("spring.dampingRatio", "expected a number in [0, 1e+06]");
   j.spring = spring;
+  // (as the motor's above; a distance joint whose bounds meet keeps its impulse there: a rod's)
+  if (!spring.enabled && !(j.type == JointType::Distance && j.minLength == j.maxLength))
+    j.axial.spring = 0.0;
   if (j.a >= 0) wakeBody(j.a);
   if (j.b >= 0) wakeBody(j.b);
   return ok();
