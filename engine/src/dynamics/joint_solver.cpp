@@ -458,17 +458,21 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   // The passes' joints: a grouped joint's equality rows are solveGroups', so a grouped ball or
   // fixed joint, and a grouped hinge with no spring, motor or limits, has nothing left for them.
   iterative_.clear();
+  idle_.clear();
   for (int k : scalar_) {
-    const Joint& j = joints_[k];
+    Joint& j = joints_[k];
     const bool idle = j.tree && (j.type == JointType::Ball || j.type == JointType::Fixed ||
                                  (j.type == JointType::Hinge && !hasAxial(j)));
     if (!idle) {
       iterative_.push_back(k);
-    } else if (lockedHinge(j)) {
-      // The axis row's impulse joins the angular impulse, as the group keeps it.
-      joints_[k].angularImpulse += j.axial.sum() * axisOf(j.qA);
-      joints_[k].axial = AxialImpulses{};
+      continue;
     }
+    idle_.push_back(k);
+    // A locked hinge's axis row is the group's: its impulse joins the angular impulse, as the
+    // group keeps it. Another idle hinge has no axis row (a motor, spring or limit switched off
+    // since the last step left its impulse behind, which nothing would solve again).
+    if (lockedHinge(j)) j.angularImpulse += j.axial.sum() * axisOf(j.qA);
+    j.axial = AxialImpulses{};
   }
   wide_.build(joints_, wideMembers_, movable_, static_cast<int>(movable_.size()), sbs);
   wideLoaded_ = !wideMembers_.empty();
@@ -495,7 +499,7 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
 // the inverse masses and inertias, which hold for the step.
 void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
   posesStale_ = false;
-  for (int k : scalar_) {
+  for (int k : iterative_) {
     const Joint& j = joints_[k];
     const int kk = j.slot;
     const SolverBody& A = sbs[j.sa];
@@ -525,7 +529,20 @@ void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
 
 void JointSet::warmStart(std::vector<SolverBody>& sbs) {
   if (posesStale_) updatePoses(sbs);
-  for (int k : scalar_) {
+  // The grouped joints with no row in the passes (no pose kept for them): the point's impulse
+  // at the anchors now and the locked rotation's.
+  for (int k : idle_) {
+    const Joint& j = joints_[k];
+    SolverBody& A = sbs[j.sa];
+    SolverBody& B = sbs[j.sb];
+    const Vec3 rA = A.dq * j.rA, rB = B.dq * j.rB;
+    const Vec3 P = j.linearImpulse, L = j.angularImpulse;
+    A.v -= A.invMass * P;
+    A.w -= A.invI * (glm::cross(rA, P) + L);
+    B.v += B.invMass * P;
+    B.w += B.invI * (glm::cross(rB, P) + L);
+  }
+  for (int k : iterative_) {
     Joint& j = joints_[k];
     SolverBody& A = sbs[j.sa];
     SolverBody& B = sbs[j.sb];
@@ -716,7 +733,9 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     }
     for (int e = 0; e < n; ++e) {
       const Joint& j = joints_[tree_.joint(e)];
-      const Pose& p = poses_[j.slot];
+      // (the pose computed here: a grouped joint with no row in the passes keeps none)
+      Pose p = poseOf(j, sbs[j.sa], sbs[j.sb]);
+      if (lockedHinge(j)) p.twist = twistAngle(p.fA, p.fB);
       JointTree::Rows& rows = tree_.rows(e);
       Real* C = &treeC_[6 * static_cast<size_t>(e)];
       auto setRow = [&](int k, const Vec3& linA, const Vec3& angA, const Vec3& linB,

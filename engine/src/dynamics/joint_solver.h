@@ -145,6 +145,7 @@ class JointSet {
   std::vector<int> active_;     // joints prepared this step, index order
   std::vector<int> scalar_;     // of those, the ones solved one at a time (not in wide_)
   std::vector<int> iterative_;  // of those, the ones with rows for the passes (buildTree)
+  std::vector<int> idle_;       // and the others: grouped, every row solveGroups' (no pose)
   std::vector<int> touched_;
   std::vector<JointPose> poses_;             // per active joint, at the bodies' current poses
   std::vector<SwingTwistRows> swingTwists_;  // per active joint, swing-twists only
