@@ -476,7 +476,14 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
   }
   wide_.build(joints_, wideMembers_, movable_, static_cast<int>(movable_.size()), sbs);
   wideLoaded_ = !wideMembers_.empty();
-  treeC_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
+  group_.resize(tree_.size());
+  for (int e = 0; e < tree_.size(); ++e) {
+    GroupEntry& g = group_[e];
+    g.joint = tree_.joint(e);
+    g.sa = joints_[g.joint].sa;
+    g.sb = joints_[g.joint].sb;
+  }
+  groupDirty_ = false;
   if (!tree_.empty()) {
     const size_t nsb = movable_.size();
     builtDp_.resize(nsb);
@@ -485,8 +492,6 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
     turnSince_.resize(nsb);
   }
   treeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
-  treeAxes_.assign(3 * static_cast<size_t>(tree_.size()), Vec3(0.0));
-  treeArms_.assign(2 * static_cast<size_t>(tree_.size()), Vec3(0.0));
   poses_.resize(active_.size());
   swingTwists_.resize(active_.size());
   posesStale_ = treeStale_ = true;
@@ -529,6 +534,7 @@ void JointSet::updatePoses(const std::vector<SolverBody>& sbs) {
 
 void JointSet::warmStart(std::vector<SolverBody>& sbs) {
   if (posesStale_) updatePoses(sbs);
+  if (groupDirty_) storeGroupImpulses();
   // The grouped joints with no row in the passes (no pose kept for them): the point's impulse
   // at the anchors now and the locked rotation's.
   for (int k : idle_) {
@@ -668,26 +674,29 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
 // built at along the rows (solveGroups): C = C0 + J (dx, dtheta), the motion since that pose
 // in moveSince_ and turnSince_ (none for the immovable body 0).
 void JointSet::carryErrors() {
-  const int n = tree_.size();
-  for (int e = 0; e < n; ++e) {
-    const Joint& j = joints_[tree_.joint(e)];
-    const Vec3 xA = j.sa > 0 ? moveSince_[j.sa] : Vec3(0.0),
-               tA = j.sa > 0 ? turnSince_[j.sa] : Vec3(0.0);
-    const Vec3 xB = j.sb > 0 ? moveSince_[j.sb] : Vec3(0.0),
-               tB = j.sb > 0 ? turnSince_[j.sb] : Vec3(0.0);
-    const Vec3& rA = treeArms_[2 * static_cast<size_t>(e)];
-    const Vec3& rB = treeArms_[2 * static_cast<size_t>(e) + 1];
-    const Vec3 dx = (xB + glm::cross(tB, rB)) - (xA + glm::cross(tA, rA));
+  for (GroupEntry& g : group_) {
+    const Vec3 xA = g.sa > 0 ? moveSince_[g.sa] : Vec3(0.0);
+    const Vec3 tA = g.sa > 0 ? turnSince_[g.sa] : Vec3(0.0);
+    const Vec3 xB = g.sb > 0 ? moveSince_[g.sb] : Vec3(0.0);
+    const Vec3 tB = g.sb > 0 ? turnSince_[g.sb] : Vec3(0.0);
+    const Vec3 dx = (xB + glm::cross(tB, g.rB)) - (xA + glm::cross(tA, g.rA));
     const Vec3 dt = tB - tA;
-    const Real* C0 = &treeC0_[6 * static_cast<size_t>(e)];
-    Real* C = &treeC_[6 * static_cast<size_t>(e)];
-    const int m = tree_.rows(e).m;
-    for (int k = 0; k < 3; ++k) C[k] = C0[k] + dx[k];
-    if (j.type == JointType::Hinge) {
-      for (int k = 3; k < m; ++k)
-        C[k] = C0[k] + glm::dot(treeAxes_[3 * static_cast<size_t>(e) + k - 3], dt);
-    } else if (m == 6) {
-      for (int k = 0; k < 3; ++k) C[3 + k] = C0[3 + k] + dt[k];
+    for (int k = 0; k < 3; ++k) g.C[k] = g.C0[k] + dx[k];
+    for (int k = 3; k < g.m; ++k) g.C[k] = g.C0[k] + glm::dot(g.axes[k - 3], dt);
+  }
+}
+
+// The group rows' impulses (GroupEntry::lambda, along the rows as built) back into the joints'
+// world vectors, which the warm start, a new build and finish read.
+void JointSet::storeGroupImpulses() {
+  groupDirty_ = false;
+  for (const GroupEntry& g : group_) {
+    Joint& j = joints_[g.joint];
+    j.linearImpulse = Vec3(g.lambda[0], g.lambda[1], g.lambda[2]);
+    if (g.m > 3) {
+      Vec3 L(0.0);
+      for (int k = 3; k < g.m; ++k) L += g.lambda[k] * g.axes[k - 3];
+      j.angularImpulse = L;
     }
   }
 }
@@ -725,6 +734,7 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     }
   }
   if (rebuild) {
+    if (groupDirty_) storeGroupImpulses();
     treeStale_ = false;
     treeBuilt_ = true;
     for (int i : touched_) {
@@ -732,12 +742,12 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       builtDq_[i] = sbs[i].dq;
     }
     for (int e = 0; e < n; ++e) {
-      const Joint& j = joints_[tree_.joint(e)];
+      GroupEntry& g = group_[e];
+      const Joint& j = joints_[g.joint];
       // (the pose computed here: a grouped joint with no row in the passes keeps none)
       Pose p = poseOf(j, sbs[j.sa], sbs[j.sb]);
       if (lockedHinge(j)) p.twist = twistAngle(p.fA, p.fB);
       JointTree::Rows& rows = tree_.rows(e);
-      Real* C = &treeC_[6 * static_cast<size_t>(e)];
       auto setRow = [&](int k, const Vec3& linA, const Vec3& angA, const Vec3& linB,
                         const Vec3& angB) {
         for (int i = 0; i < 3; ++i) {
@@ -751,27 +761,25 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         Vec3 u(0.0);
         u[k] = 1.0;
         setRow(k, -u, -glm::cross(p.rA, u), u, glm::cross(p.rB, u));
-        C[k] = p.d[k];
+        g.C[k] = p.d[k];
+        g.lambda[k] = j.linearImpulse[k];
       }
-      treeArms_[2 * static_cast<size_t>(e)] = p.rA;
-      treeArms_[2 * static_cast<size_t>(e) + 1] = p.rB;
+      g.rA = p.rA;
+      g.rB = p.rB;
       rows.m = 3;
       rows.point = true;  // the rows below add no linear parts
+      // The rotation rows (a hinge's two tilts, with a locked hinge's axis; a fixed joint's
+      // three world axes) act on the angular velocities alone, along g.axes.
       if (j.type == JointType::Hinge) {
         const Vec3 a = axisOf(p.fA), c = glm::cross(a, axisOf(p.fB));
-        Vec3& p1 = treeAxes_[3 * static_cast<size_t>(e)];
-        Vec3& p2 = treeAxes_[3 * static_cast<size_t>(e) + 1];
-        perpendiculars(a, p1, p2);
-        setRow(3, Vec3(0.0), -p1, Vec3(0.0), p1);
-        setRow(4, Vec3(0.0), -p2, Vec3(0.0), p2);
-        C[3] = glm::dot(p1, c);
-        C[4] = glm::dot(p2, c);
+        perpendiculars(a, g.axes[0], g.axes[1]);
+        g.C[3] = glm::dot(g.axes[0], c);
+        g.C[4] = glm::dot(g.axes[1], c);
         rows.m = 5;
         if (lockedHinge(j)) {
-          treeAxes_[3 * static_cast<size_t>(e) + 2] = a;
-          setRow(5, Vec3(0.0), -a, Vec3(0.0), a);
+          g.axes[2] = a;
           // (angles wrap: a hinge held at pi reads its angle in (-pi, pi])
-          C[5] = std::remainder(p.twist - j.limits.lower, 2.0 * std::numbers::pi);
+          g.C[5] = std::remainder(p.twist - j.limits.lower, 2.0 * std::numbers::pi);
           rows.m = 6;
         }
       } else if (j.type == JointType::Fixed) {
@@ -779,95 +787,68 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         if (q.w < 0.0) q = -q;
         const Vec3 angle = 2.0 * Vec3(q.x, q.y, q.z);
         for (int k = 0; k < 3; ++k) {
-          Vec3 u(0.0);
-          u[k] = 1.0;
-          setRow(3 + k, Vec3(0.0), -u, Vec3(0.0), u);
-          C[3 + k] = angle[k];
+          g.axes[k] = Vec3(0.0);
+          g.axes[k][k] = 1.0;
+          g.C[3 + k] = angle[k];
         }
         rows.m = 6;
       }
+      g.m = rows.m;
+      for (int k = 3; k < g.m; ++k) {
+        setRow(k, Vec3(0.0), -g.axes[k - 3], Vec3(0.0), g.axes[k - 3]);
+        g.lambda[k] = glm::dot(g.axes[k - 3], j.angularImpulse);
+      }
+      std::copy(g.C, g.C + 6, g.C0);
     }
     tree_.factor(sbs);
-    treeC0_ = treeC_;
   }
-  // The rows' velocities J v, as the rows were built: rows 0-2 the relative velocity of the
-  // anchors (their arms as built), a hinge's rows 3-4 and a fixed joint's 3-5 the relative
-  // angular velocity along their directions.
-  for (int e = 0; e < n; ++e) {
-    const Joint& j = joints_[tree_.joint(e)];
-    const SolverBody& A = sbs[j.sa];
-    const SolverBody& B = sbs[j.sb];
-    const Real* C = &treeC_[6 * static_cast<size_t>(e)];
-    Real* r = &treeR_[6 * static_cast<size_t>(e)];
-    const Vec3& rA = treeArms_[2 * static_cast<size_t>(e)];
-    const Vec3& rB = treeArms_[2 * static_cast<size_t>(e) + 1];
-    const Vec3 dv = (B.v + glm::cross(B.w, rB)) - (A.v + glm::cross(A.w, rA));
-    const Vec3 dw = B.w - A.w;
-    const int m = tree_.rows(e).m;
-    for (int k = 0; k < 3; ++k) r[k] = dv[k];
-    if (j.type == JointType::Hinge) {
-      for (int k = 3; k < m; ++k)
-        r[k] = glm::dot(treeAxes_[3 * static_cast<size_t>(e) + k - 3], dw);
-    } else if (m == 6) {
-      for (int k = 0; k < 3; ++k) r[3 + k] = dw[k];
-    }
-    if (useBias)
-      for (int k = 0; k < m; ++k) r[k] += treeSoft_.biasRate * C[k];
-  }
-  tree_.solve(treeR_);
-  for (int e = 0; e < n; ++e) {
-    Joint& j = joints_[tree_.joint(e)];
-    SolverBody& A = sbs[j.sa];
-    SolverBody& B = sbs[j.sb];
-    const Real* x = &treeR_[6 * static_cast<size_t>(e)];
-    // The accumulated impulses of the rows, as the iterative rows keep them.
-    Real old[6];
-    const Vec3& p1 = treeAxes_[3 * static_cast<size_t>(e)];
-    const Vec3& p2 = treeAxes_[3 * static_cast<size_t>(e) + 1];
-    const Vec3& axis = treeAxes_[3 * static_cast<size_t>(e) + 2];  // a locked hinge's
-    const int m = tree_.rows(e).m;
-    for (int k = 0; k < 3; ++k) old[k] = j.linearImpulse[k];
-    if (j.type == JointType::Hinge) {
-      old[3] = glm::dot(p1, j.angularImpulse);
-      old[4] = glm::dot(p2, j.angularImpulse);
-      if (m == 6) old[5] = glm::dot(axis, j.angularImpulse);
-    } else if (j.type == JointType::Fixed) {
-      for (int k = 0; k < 3; ++k) old[3 + k] = j.angularImpulse[k];
-    }
-    Real d[6] = {}, next[6] = {};
-    for (int k = 0; k < m; ++k) {
-      d[k] = useBias ? -treeSoft_.massScale * x[k] - treeSoft_.impulseScale * old[k] : -x[k];
-      next[k] = old[k] + d[k];
-    }
-    // J^T d: the point's impulse P at the arms, and the angular rows' torque.
-    const Vec3 P(d[0], d[1], d[2]);
-    Vec3 torque(0.0);
-    if (j.type == JointType::Hinge) {
-      torque = d[3] * p1 + d[4] * p2;
-      if (m == 6) torque += d[5] * axis;
-    } else if (j.type == JointType::Fixed) {
-      torque = Vec3(d[3], d[4], d[5]);
-    }
-    const Vec3& rA = treeArms_[2 * static_cast<size_t>(e)];
-    const Vec3& rB = treeArms_[2 * static_cast<size_t>(e) + 1];
-    const Vec3 linA = -P, angA = -glm::cross(rA, P) - torque;
-    const Vec3 linB = P, angB = glm::cross(rB, P) + torque;
-    A.v += A.invMass * linA;
-    A.w += A.invI * angA;
-    B.v += B.invMass * linB;
-    B.w += B.invI * angB;
-    j.linearImpulse = Vec3(next[0], next[1], next[2]);
-    if (j.type == JointType::Hinge) {
-      j.angularImpulse = next[3] * p1 + next[4] * p2;
-      if (m == 6) j.angularImpulse += next[5] * axis;
-    } else if (j.type == JointType::Fixed) {
-      j.angularImpulse = Vec3(next[3], next[4], next[5]);
-    }
-  }
+  groupDirty_ = true;
+  // Right-hand sides J v (+ bias C), the rows' velocities as they were built: rows 0-2 the
+  // relative velocity of the anchors (their arms as built), the others the relative angular
+  // velocity along g.axes; then the impulses' change d (the soft step's with bias, -x in the
+  // relax) applied as J^T d, each entry's as the substitution finishes it.
+  const Real biasRate = useBias ? treeSoft_.biasRate : 0.0;
+  const Real massScale = treeSoft_.massScale, impulseScale = treeSoft_.impulseScale;
+  tree_.solveWith(
+      treeR_,
+      [&](int e, Real* r) {
+        const GroupEntry& g = group_[e];
+        const SolverBody& A = sbs[g.sa];
+        const SolverBody& B = sbs[g.sb];
+        const Vec3 dv = (B.v + glm::cross(B.w, g.rB)) - (A.v + glm::cross(A.w, g.rA));
+        for (int k = 0; k < 3; ++k) r[k] = dv[k];
+        if (g.m > 3) {
+          const Vec3 dw = B.w - A.w;
+          for (int k = 3; k < g.m; ++k) r[k] = glm::dot(g.axes[k - 3], dw);
+        }
+        if (useBias)
+          for (int k = 0; k < g.m; ++k) r[k] += biasRate * g.C[k];
+      },
+      [&](int e, const Real* x) {
+        GroupEntry& g = group_[e];
+        SolverBody& A = sbs[g.sa];
+        SolverBody& B = sbs[g.sb];
+        auto change = [&](int k) {
+          const Real d = useBias ? -massScale * x[k] - impulseScale * g.lambda[k] : -x[k];
+          g.lambda[k] += d;
+          return d;
+        };
+        // J^T d: the point's impulse P at the arms, and the rotation rows' torque.
+        const Vec3 P(change(0), change(1), change(2));
+        Vec3 torque(0.0);
+        for (int k = 3; k < g.m; ++k) torque += change(k) * g.axes[k - 3];
+        const Vec3 angA = -glm::cross(g.rA, P) - torque;
+        const Vec3 angB = glm::cross(g.rB, P) + torque;
+        A.v -= A.invMass * P;
+        A.w += A.invI * angA;
+        B.v += B.invMass * P;
+        B.w += B.invI * angB;
+      });
 }
 
 void JointSet::finish(std::vector<int>& broken) {
   broken.clear();
+  if (groupDirty_) storeGroupImpulses();
   if (wideLoaded_) {  // the step's wide rows hold their joints' impulses until here
     wide_.store(joints_);
     wideLoaded_ = false;

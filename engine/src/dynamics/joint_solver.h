@@ -156,21 +156,30 @@ class JointSet {
   mutable std::vector<int> noCollideStart_, noCollide_;
   mutable bool filterDirty_ = false;
   int live_ = 0;
-  // Acyclic groups (joint_tree.h): per entry, the rows' position errors (6 each), the pass's
-  // right-hand sides, a hinge's two tilt directions and the point's two arms.
+  // Acyclic groups (joint_tree.h): per entry (elimination order) what the passes read of its
+  // rows as they were built, and the pass's right-hand sides (treeR_, 6 per entry).
+  struct GroupEntry {
+    int joint = 0, sa = 0, sb = 0;
+    int m = 0;                                         // rows: the point's 3, then rotation rows
+    Vec3 rA{0.0}, rB{0.0};                             // the point's arms
+    Vec3 axes[3] = {Vec3(0.0), Vec3(0.0), Vec3(0.0)};  // rotation rows 3.. (angular parts on b)
+    Real lambda[6] = {};         // the rows' accumulated impulses, per substep
+    Real C[6] = {}, C0[6] = {};  // position errors now and at the build
+  };
   JointTree tree_;
   std::vector<JointTree::Link> links_;
   std::vector<char> movable_;
-  std::vector<Real> treeC_, treeR_;
-  // The groups' rows are kept while the bodies turn little (solveGroups): per entry the position
-  // errors at the pose they were built at, per solver body that pose (its motion since the step
-  // began) and the motion since it.
-  std::vector<Real> treeC0_;
+  std::vector<GroupEntry> group_;
+  std::vector<Real> treeR_;
+  // The entries' impulses are newer than the joints' linearImpulse and angularImpulse
+  // (storeGroupImpulses writes them back before the warm start, a build and finish read them).
+  bool groupDirty_ = false;
+  void storeGroupImpulses();
+  // The groups' rows are kept while the bodies turn little (solveGroups): per solver body the
+  // pose they were built at (its motion since the step began) and the motion since it.
   std::vector<Vec3> builtDp_, moveSince_, turnSince_;
   std::vector<Quat> builtDq_;
   void carryErrors();
-  std::vector<Vec3> treeAxes_;
-  std::vector<Vec3> treeArms_;  // per entry: the arms rA, rB its rows were built with
   // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are
   // packed in prepare and stored back in finish (wideLoaded_: the rows hold the impulses).
   WideBallJoints wide_;

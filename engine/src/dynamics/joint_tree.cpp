@@ -372,6 +372,20 @@ void JointTree::backward(const Entry& e, Real* x) {
                                      pointSign(!e.upIsA));
 }
 
+void JointTree::forwardEntry(int q, Real* y) {
+  const Entry& e = entries_[q];
+  withShape(e, [&](auto m, auto point) { forward<m(), point()>(e, y); });
+}
+
+void JointTree::backwardEntry(int q, Real* x) {
+  const Entry& e = entries_[q];
+  withShape(e, [&](auto m, auto point) { backward<m(), point()>(e, x); });
+}
+
+void JointTree::clearSums() {
+  for (const int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
+}
+
 void JointTree::solve(std::vector<Real>& r) {
   solveRange(0, static_cast<int>(bodies_.size()), 0, size(), r);
 }

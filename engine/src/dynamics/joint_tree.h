@@ -58,6 +58,26 @@ class JointTree {
   void solveGroup(int g, std::vector<Real>& r);
   /// Solves K x = r for every group in place: `r` holds 6 values per entry (its m rows first).
   void solve(std::vector<Real>& r);
+  /// solve() for every group, with entry e's right-hand side written by rhs(e, &r[6 e]) as the
+  /// forward substitution reaches it and its solution handed to done(e, &r[6 e]) as the backward
+  /// one finishes it (the substitutions read nothing of the caller's, so done may change what
+  /// rhs reads: the bodies' velocities). The same values as filling r, solve(r), then done.
+  template <class Rhs, class Done>
+  void solveWith(std::vector<Real>& r, Rhs&& rhs, Done&& done) {
+    const int ne = size();
+    clearSums();
+    for (int q = 0; q < ne; ++q) {
+      Real* y = &r[6 * static_cast<size_t>(q)];
+      rhs(q, y);
+      forwardEntry(q, y);
+    }
+    clearSums();
+    for (int q = ne - 1; q >= 0; --q) {
+      Real* x = &r[6 * static_cast<size_t>(q)];
+      backwardEntry(q, x);
+      done(q, static_cast<const Real*>(x));
+    }
+  }
 
   /// Calls f(std::integral_constant<int, m>) for m rows (1 to 6), so loops over a joint's rows
   /// have fixed bounds (unrolled; the same operations in the same order as a run-time bound).
@@ -108,6 +128,9 @@ class JointTree {
   void forward(const Entry& e, Real* y);
   template <int m, bool point>
   void backward(const Entry& e, Real* x);
+  void forwardEntry(int q, Real* y);
+  void backwardEntry(int q, Real* x);
+  void clearSums();
   // Calls f(integral_constant m, bool_constant point) for entry e.
   template <class F>
   static void withShape(const Entry& e, F&& f);
