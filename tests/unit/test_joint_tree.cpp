@@ -21,7 +21,7 @@ struct Problem {
   std::vector<JointTree::Rows> rows;  // per link
 };
 
-Problem randomForest(std::mt19937& rng, int bodies, Real worldChance) {
+Problem randomForest(std::mt19937& rng, int bodies, Real worldChance, bool star = false) {
   std::uniform_real_distribution<Real> u(-1.0, 1.0), pos(0.5, 2.0);
   Problem p;
   p.bodies.resize(bodies + 1);
@@ -52,7 +52,7 @@ Problem randomForest(std::mt19937& rng, int bodies, Real worldChance) {
         i == 1 || std::uniform_real_distribution<Real>(0.0, 1.0)(rng) < worldChance;
     if (i > 1) {
       std::uniform_int_distribution<int> pick(1, i - 1);
-      const int parent = pick(rng);
+      const int parent = star ? 1 : pick(rng);
       if (i % 2 == 0)
         addLink(static_cast<int>(p.links.size()), parent, i);
       else  // the other way round: the tree must not depend on which side is a
@@ -150,10 +150,12 @@ JointTree buildTree(const Problem& p, int bodies) {
 
 TEST_CASE("The tree solve of joint groups agrees with a dense solve of K", "[joints][tree]") {
   std::mt19937 rng(15);
-  int withWorld = 0, checked = 0;
+  int withWorld = 0, checked = 0, withPairs = 0;
   for (int trial = 0; trial < 40; ++trial) {
-    const int bodies = 1 + trial * 3;
-    Problem p = randomForest(rng, bodies, trial % 3 == 0 ? 0.0 : 0.3);
+    // (the last: a star, one body with 24 joints, whose pairs go as their square)
+    const bool star = trial == 39;
+    const int bodies = star ? 25 : 1 + trial * 3;
+    Problem p = randomForest(rng, bodies, trial % 3 == 0 ? 0.0 : 0.3, star);
     JointTree tree = buildTree(p, bodies);
     // A forest: every joint is kept, each once.
     REQUIRE(tree.size() == static_cast<int>(p.links.size()));
@@ -182,9 +184,29 @@ TEST_CASE("The tree solve of joint groups agrees with a dense solve of K", "[joi
     INFO("trial " << trial << ", " << n << " joints: worst difference " << worst << " of "
                   << scale);
     CHECK(worst <= 1e-9 * std::max(1.0, scale));
+    // solveWith (the joints' passes): right-hand sides given entry by entry, solutions handed
+    // back entry by entry; the pairs' products where the tree has few pairs.
+    std::vector<Real> r2(6 * static_cast<size_t>(n), 0.0), got(3 * static_cast<size_t>(n), 0.0);
+    std::vector<int> order;
+    tree.solveWith(
+        r2, [&](int e, Real* y) { std::copy_n(&flat[3 * static_cast<size_t>(e)], 3, y); },
+        [&](int e, const Real* x) {
+          order.push_back(e);
+          std::copy_n(x, 3, &got[3 * static_cast<size_t>(e)]);
+        });
+    Real worstWith = 0.0;
+    for (int i = 0; i < 3 * n; ++i) worstWith = std::max(worstWith, std::abs(got[i] - want[i]));
+    INFO("solveWith (" << (tree.usesPairs() ? "pairs" : "sums") << "): worst difference "
+                       << worstWith);
+    CHECK(worstWith <= 1e-9 * std::max(1.0, scale));
+    CHECK(static_cast<int>(order.size()) == n);
+    CHECK(std::is_sorted(order.rbegin(), order.rend()));  // each once, the last entry first
+    withPairs += tree.usesPairs() ? 1 : 0;
     ++checked;
   }
   CHECK(checked == 40);
+  // Random forests have few pairs; the star takes the sums.
+  CHECK(withPairs == checked - 1);
   CHECK(withWorld > 40);  // the mix has many joints to the world besides each group's first
 }
 

@@ -255,8 +255,9 @@ class World {
   std::vector<JointId> jointIds() const;
   int jointCount() const;
   /// Replace a hinge's or slider's motor, limits or spring between steps (a distance joint's
-  /// spring too); wake the bodies. Fail, naming the field, on an out-of-range value or a
-  /// joint kind without that part.
+  /// spring too); wake the bodies. A part switched off gives up its accumulated impulse (none
+  /// is carried into later steps). Fail, naming the field, on an out-of-range value or a joint
+  /// kind without that part.
   Expected<void> setJointMotor(JointId id, const JointMotor& motor);
   Expected<void> setJointLimits(JointId id, const JointLimits& limits);
   Expected<void> setJointSpring(JointId id, const JointSpring& spring);

@@ -45,6 +45,7 @@ Real rowScale(const SolverBody& b, const Real* row, int k) {
 }  // namespace
 
 void JointTree::build(const std::vector<Link>& links, const std::vector<char>& movable) {
+  usePairs_ = false;
   entries_.clear();
   bodies_.clear();
   groups_.clear();
@@ -137,6 +138,25 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
       group.bodyBegin = group.bodyEnd;
     }
   }
+  // Each entry's pairs: the earlier entries whose body up is its up or its down (solveWith).
+  const int ne = static_cast<int>(entries_.size());
+  upHead_.assign(nb, -1);
+  upNext_.assign(ne, -1);
+  pairs_.clear();
+  pairStart_.assign(ne + 1, 0);
+  for (int q = 0; q < ne; ++q) {
+    const Entry& e = entries_[q];
+    pairStart_[q] = static_cast<int>(pairs_.size());
+    for (int c = upHead_[e.up]; c >= 0; c = upNext_[c]) pairs_.push_back({c, true});
+    if (e.down > 0)
+      for (int c = upHead_[e.down]; c >= 0; c = upNext_[c]) pairs_.push_back({c, false});
+    upNext_[q] = upHead_[e.up];
+    upHead_[e.up] = q;
+  }
+  pairStart_[ne] = static_cast<int>(pairs_.size());
+  usePairs_ = pairs_.size() <= static_cast<size_t>(kPairsPerEntry) * static_cast<size_t>(ne);
+  H_.resize(usePairs_ ? pairs_.size() : 0);
+  yhat_.resize(6 * static_cast<size_t>(ne));
   entryGroup_.resize(entries_.size());
   for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
     for (int e = groups_[g].entryBegin; e < groups_[g].entryEnd; ++e) entryGroup_[e] = g;
@@ -179,6 +199,7 @@ void JointTree::factorRange(int bodyBegin, int bodyEnd, int entryBegin, int entr
   for (int q = entryBegin; q < entryEnd; ++q) {
     Entry& e = entries_[q];
     withShape(e, [&](auto m, auto point) { factorEntry<m(), point()>(e, sbs); });
+    if (usePairs_) pairProducts(q);
   }
 }
 
@@ -372,18 +393,74 @@ void JointTree::backward(const Entry& e, Real* x) {
                                      pointSign(!e.upIsA));
 }
 
-void JointTree::forwardEntry(int q, Real* y) {
+// The pairs (solveWith): entry q subtracts H y^ of each earlier entry c whose body up is one of
+// q's (y^: c's forward value before its pivot solve, so H y^ = J_q W J_c^T D_c^-1 y^, what the
+// per-body sums z give), and the backward pass pushes H^T x_q into c, which solve() takes from
+// the sums s at c's body up.
+void JointTree::pairProducts(int q) {
   const Entry& e = entries_[q];
-  withShape(e, [&](auto m, auto point) { forward<m(), point()>(e, y); });
+  for (int p = pairStart_[q]; p < pairStart_[q + 1]; ++p) {
+    const Pair& pr = pairs_[static_cast<size_t>(p)];
+    const Entry& c = entries_[pr.c];
+    const bool onA = pr.onUp == e.upIsA;  // the shared body is q's body a
+    const auto& J = onA ? e.rows.a : e.rows.b;
+    const Real sign = pointSign(onA);
+    Mat6& H = H_[static_cast<size_t>(p)];
+    withRows(e.rows.m, [&](auto me) {
+      withRows(c.rows.m, [&](auto mc) {
+        for (int r = 0; r < me(); ++r)
+          for (int k = 0; k < mc(); ++k) {
+            Real t = 0.0;
+            if (e.rows.point) {
+              if (r < 3) t += sign * c.G[r][k];
+              for (int i = 3; i < 6; ++i) t += J[r][i] * c.G[i][k];
+            } else {
+              for (int i = 0; i < 6; ++i) t += J[r][i] * c.G[i][k];
+            }
+            H.m[r][k] = t;
+          }
+      });
+    });
+  }
 }
 
-void JointTree::backwardEntry(int q, Real* x) {
+void JointTree::forwardPairs(int q, Real* y) {
   const Entry& e = entries_[q];
-  withShape(e, [&](auto m, auto point) { backward<m(), point()>(e, x); });
+  withRows(e.rows.m, [&](auto me) {
+    for (int p = pairStart_[q]; p < pairStart_[q + 1]; ++p) {
+      const int c = pairs_[static_cast<size_t>(p)].c;
+      const Real* yc = &yhat_[6 * static_cast<size_t>(c)];
+      const Mat6& H = H_[static_cast<size_t>(p)];
+      withRows(entries_[c].rows.m, [&](auto mc) {
+        for (int r = 0; r < me(); ++r) {
+          Real t = 0.0;
+          for (int k = 0; k < mc(); ++k) t += H.m[r][k] * yc[k];
+          y[r] -= t;
+        }
+      });
+    }
+    std::copy_n(y, me(), &yhat_[6 * static_cast<size_t>(q)]);
+    solvePivot<me()>(e, y);
+  });
 }
 
-void JointTree::clearSums() {
-  for (const int b : bodies_) std::fill_n(&z_[6 * static_cast<size_t>(b)], 6, 0.0);
+void JointTree::backwardPairs(int q, std::vector<Real>& r) {
+  const Entry& e = entries_[q];
+  const Real* x = &r[6 * static_cast<size_t>(q)];
+  withRows(e.rows.m, [&](auto me) {
+    for (int p = pairStart_[q]; p < pairStart_[q + 1]; ++p) {
+      const int c = pairs_[static_cast<size_t>(p)].c;
+      Real* xc = &r[6 * static_cast<size_t>(c)];
+      const Mat6& H = H_[static_cast<size_t>(p)];
+      withRows(entries_[c].rows.m, [&](auto mc) {
+        for (int k = 0; k < mc(); ++k) {
+          Real t = 0.0;
+          for (int rr = 0; rr < me(); ++rr) t += H.m[rr][k] * x[rr];
+          xc[k] -= t;
+        }
+      });
+    }
+  });
 }
 
 void JointTree::solve(std::vector<Real>& r) {

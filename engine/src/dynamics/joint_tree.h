@@ -61,23 +61,35 @@ class JointTree {
   /// solve() for every group, with entry e's right-hand side written by rhs(e, &r[6 e]) as the
   /// forward substitution reaches it and its solution handed to done(e, &r[6 e]) as the backward
   /// one finishes it (the substitutions read nothing of the caller's, so done may change what
-  /// rhs reads: the bodies' velocities). The same values as filling r, solve(r), then done.
+  /// rhs reads: the bodies' velocities). The same values as solve() to rounding: where the
+  /// entries' pairs are few (usesPairs), each entry's coupling to an earlier one at a shared
+  /// body is one m x m product H = J G kept by factor() (a chain: one a joint), about half the
+  /// operations of the per-body sums solve() takes.
   template <class Rhs, class Done>
   void solveWith(std::vector<Real>& r, Rhs&& rhs, Done&& done) {
     const int ne = size();
-    clearSums();
+    if (!usePairs_) {
+      for (int q = 0; q < ne; ++q) rhs(q, &r[6 * static_cast<size_t>(q)]);
+      solve(r);
+      for (int q = ne - 1; q >= 0; --q)
+        done(q, static_cast<const Real*>(&r[6 * static_cast<size_t>(q)]));
+      return;
+    }
     for (int q = 0; q < ne; ++q) {
       Real* y = &r[6 * static_cast<size_t>(q)];
       rhs(q, y);
-      forwardEntry(q, y);
+      forwardPairs(q, y);
     }
-    clearSums();
     for (int q = ne - 1; q >= 0; --q) {
-      Real* x = &r[6 * static_cast<size_t>(q)];
-      backwardEntry(q, x);
-      done(q, static_cast<const Real*>(x));
+      const Real* x = &r[6 * static_cast<size_t>(q)];
+      done(q, x);
+      backwardPairs(q, r);
     }
   }
+  /// Whether solveWith takes the pairs' products (the entries' pairs at most kPairsPerEntry per
+  /// entry; a body with many joints has pairs in the square of their number).
+  bool usesPairs() const { return usePairs_; }
+  static constexpr int kPairsPerEntry = 4;
 
   /// Calls f(std::integral_constant<int, m>) for m rows (1 to 6), so loops over a joint's rows
   /// have fixed bounds (unrolled; the same operations in the same order as a run-time bound).
@@ -128,9 +140,23 @@ class JointTree {
   void forward(const Entry& e, Real* y);
   template <int m, bool point>
   void backward(const Entry& e, Real* x);
-  void forwardEntry(int q, Real* y);
-  void backwardEntry(int q, Real* x);
-  void clearSums();
+  // solveWith's steps for entry q: the pairs' products subtracted, the pivot solved; the
+  // products' transposes pushed to the earlier entries.
+  void forwardPairs(int q, Real* y);
+  void backwardPairs(int q, std::vector<Real>& r);
+  void pairProducts(int q);
+  // Entry q's earlier partners: entries c < q whose body `up` is one of q's, and H = J_q G_c
+  // (m_q x m_c, J_q's rows on that body).
+  struct Pair {
+    int c = 0;
+    bool onUp = true;  // the shared body is q's up (else its down)
+  };
+  std::vector<Pair> pairs_;
+  std::vector<int> pairStart_;        // per entry, and one past the last
+  std::vector<Mat6> H_;               // per pair
+  std::vector<Real> yhat_;            // per entry, 6: the forward values before the pivot solve
+  std::vector<int> upHead_, upNext_;  // build's scratch: entries by their up body
+  bool usePairs_ = false;
   // Calls f(integral_constant m, bool_constant point) for entry e.
   template <class F>
   static void withShape(const Entry& e, F&& f);
