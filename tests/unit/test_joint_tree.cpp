@@ -140,6 +140,7 @@ std::vector<Real> denseSolve(std::vector<std::vector<Real>> K, std::vector<Real>
 
 JointTree buildTree(const Problem& p, int bodies) {
   JointTree tree;
+  tree.setPairs(true);
   std::vector<char> movable(bodies + 1, 1);
   movable[0] = 0;
   tree.build(p.links, movable);

@@ -448,6 +448,7 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
                   j.type == JointType::Fixed || j.type == JointType::SwingTwist))
       links_.push_back({k, j.sa, j.sb});
   }
+  tree_.setPairs(true);  // (solveGroups' passes: JointTree::solveWith)
   tree_.build(links_, movable_);
   for (int e = 0; e < tree_.size(); ++e) joints_[tree_.joint(e)].tree = true;
   // Ball joints outside the groups have no row but the point: four to a row (joint_wide.h).

@@ -139,7 +139,7 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
     }
   }
   // Each entry's pairs: the earlier entries whose body up is its up or its down (solveWith).
-  const int ne = static_cast<int>(entries_.size());
+  const int ne = wantPairs_ ? static_cast<int>(entries_.size()) : 0;
   upHead_.assign(nb, -1);
   upNext_.assign(ne, -1);
   pairs_.clear();
@@ -154,7 +154,8 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
     upHead_[e.up] = q;
   }
   pairStart_[ne] = static_cast<int>(pairs_.size());
-  usePairs_ = pairs_.size() <= static_cast<size_t>(kPairsPerEntry) * static_cast<size_t>(ne);
+  usePairs_ =
+      wantPairs_ && pairs_.size() <= static_cast<size_t>(kPairsPerEntry) * static_cast<size_t>(ne);
   H_.resize(usePairs_ ? pairs_.size() : 0);
   yhat_.resize(6 * static_cast<size_t>(ne));
   entryGroup_.resize(entries_.size());

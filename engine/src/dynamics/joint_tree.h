@@ -86,8 +86,10 @@ class JointTree {
       backwardPairs(q, r);
     }
   }
-  /// Whether solveWith takes the pairs' products (the entries' pairs at most kPairsPerEntry per
-  /// entry; a body with many joints has pairs in the square of their number).
+  /// Whether solveWith takes the pairs' products: asked for (setPairs, before build; the joints'
+  /// groups do, the contact groups, which solve() alone, do not) and the entries' pairs at most
+  /// kPairsPerEntry per entry (a body with many joints has pairs in the square of their number).
+  void setPairs(bool on) { wantPairs_ = on; }
   bool usesPairs() const { return usePairs_; }
   static constexpr int kPairsPerEntry = 4;
 
@@ -156,7 +158,7 @@ class JointTree {
   std::vector<Mat6> H_;               // per pair
   std::vector<Real> yhat_;            // per entry, 6: the forward values before the pivot solve
   std::vector<int> upHead_, upNext_;  // build's scratch: entries by their up body
-  bool usePairs_ = false;
+  bool wantPairs_ = false, usePairs_ = false;
   // Calls f(integral_constant m, bool_constant point) for entry e.
   template <class F>
   static void withShape(const Entry& e, F&& f);
