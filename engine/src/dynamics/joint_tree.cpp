@@ -157,6 +157,7 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
   usePairs_ =
       wantPairs_ && pairs_.size() <= static_cast<size_t>(kPairsPerEntry) * static_cast<size_t>(ne);
   H_.resize(usePairs_ ? pairs_.size() : 0);
+  Ht_.resize(H_.size());
   yhat_.resize(6 * static_cast<size_t>(ne));
   entryGroup_.resize(entries_.size());
   for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
@@ -407,6 +408,7 @@ void JointTree::pairProducts(int q) {
     const auto& J = onA ? e.rows.a : e.rows.b;
     const Real sign = pointSign(onA);
     Mat6& H = H_[static_cast<size_t>(p)];
+    Mat6& Ht = Ht_[static_cast<size_t>(p)];
     withRows(e.rows.m, [&](auto me) {
       withRows(c.rows.m, [&](auto mc) {
         for (int r = 0; r < me(); ++r)
@@ -419,6 +421,7 @@ void JointTree::pairProducts(int q) {
               for (int i = 0; i < 6; ++i) t += J[r][i] * c.G[i][k];
             }
             H.m[r][k] = t;
+            Ht.m[k][r] = t;
           }
       });
     });
@@ -431,13 +434,13 @@ void JointTree::forwardPairs(int q, Real* y) {
     for (int p = pairStart_[q]; p < pairStart_[q + 1]; ++p) {
       const int c = pairs_[static_cast<size_t>(p)].c;
       const Real* yc = &yhat_[6 * static_cast<size_t>(c)];
-      const Mat6& H = H_[static_cast<size_t>(p)];
+      const Mat6& Ht = Ht_[static_cast<size_t>(p)];
+      // (H^T's rows: the m_q sums side by side, each over k in order)
       withRows(entries_[c].rows.m, [&](auto mc) {
-        for (int r = 0; r < me(); ++r) {
-          Real t = 0.0;
-          for (int k = 0; k < mc(); ++k) t += H.m[r][k] * yc[k];
-          y[r] -= t;
-        }
+        Real t[6] = {};
+        for (int k = 0; k < mc(); ++k)
+          for (int r = 0; r < me(); ++r) t[r] += Ht.m[k][r] * yc[k];
+        for (int r = 0; r < me(); ++r) y[r] -= t[r];
       });
     }
     std::copy_n(y, me(), &yhat_[6 * static_cast<size_t>(q)]);
@@ -454,11 +457,10 @@ void JointTree::backwardPairs(int q, std::vector<Real>& r) {
       Real* xc = &r[6 * static_cast<size_t>(c)];
       const Mat6& H = H_[static_cast<size_t>(p)];
       withRows(entries_[c].rows.m, [&](auto mc) {
-        for (int k = 0; k < mc(); ++k) {
-          Real t = 0.0;
-          for (int rr = 0; rr < me(); ++rr) t += H.m[rr][k] * x[rr];
-          xc[k] -= t;
-        }
+        Real t[6] = {};
+        for (int rr = 0; rr < me(); ++rr)
+          for (int k = 0; k < mc(); ++k) t[k] += H.m[rr][k] * x[rr];
+        for (int k = 0; k < mc(); ++k) xc[k] -= t[k];
       });
     }
   });

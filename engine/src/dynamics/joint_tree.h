@@ -155,7 +155,7 @@ class JointTree {
   };
   std::vector<Pair> pairs_;
   std::vector<int> pairStart_;        // per entry, and one past the last
-  std::vector<Mat6> H_;               // per pair
+  std::vector<Mat6> H_, Ht_;          // per pair: H and its transpose (the forward's rows)
   std::vector<Real> yhat_;            // per entry, 6: the forward values before the pivot solve
   std::vector<int> upHead_, upNext_;  // build's scratch: entries by their up body
   bool wantPairs_ = false, usePairs_ = false;
