@@ -448,8 +448,19 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
                   j.type == JointType::Fixed || j.type == JointType::SwingTwist))
       links_.push_back({k, j.sa, j.sb});
   }
-  tree_.setPairs(true);  // (solveGroups' passes: JointTree::solveWith)
-  tree_.build(links_, movable_);
+  // The groups' structure is a function of the links and the movable bodies alone: built again
+  // only when they changed (a joint, a body's sleep or kind, the solver's order of the bodies).
+  const bool sameLinks = links_.size() == builtLinks_.size() && movable_ == builtMovable_ &&
+                         std::equal(links_.begin(), links_.end(), builtLinks_.begin(),
+                                    [](const JointTree::Link& x, const JointTree::Link& y) {
+                                      return x.joint == y.joint && x.a == y.a && x.b == y.b;
+                                    });
+  if (!sameLinks) {
+    tree_.setPairs(true);  // (solveGroups' passes: JointTree::solveWith)
+    tree_.build(links_, movable_);
+    builtLinks_ = links_;
+    builtMovable_ = movable_;
+  }
   for (int e = 0; e < tree_.size(); ++e) joints_[tree_.joint(e)].tree = true;
   // Ball joints outside the groups have no row but the point: four to a row (joint_wide.h).
   scalar_.clear();

@@ -169,6 +169,8 @@ class JointSet {
   JointTree tree_;
   std::vector<JointTree::Link> links_;
   std::vector<char> movable_;
+  std::vector<JointTree::Link> builtLinks_;  // tree_'s, as built last (buildTree)
+  std::vector<char> builtMovable_;
   std::vector<GroupEntry> group_;
   std::vector<Real> treeR_;
   // The entries' impulses are newer than the joints' linearImpulse and angularImpulse
