@@ -395,6 +395,20 @@ void JointTree::backward(const Entry& e, Real* x) {
                                      pointSign(!e.upIsA));
 }
 
+namespace {
+
+// out[j] -= sum over i < rows of M[i][j] in[i], for j < cols: the cols sums side by side (no
+// chain of dependent additions across them), each over i in order.
+template <int rows, int cols>
+void subtractTransposedTimes(const Real (&M)[6][6], const Real* in, Real* out) {
+  Real t[6] = {};
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) t[j] += M[i][j] * in[i];
+  for (int j = 0; j < cols; ++j) out[j] -= t[j];
+}
+
+}  // namespace
+
 // The pairs (solveWith): entry q subtracts H y^ of each earlier entry c whose body up is one of
 // q's (y^: c's forward value before its pivot solve, so H y^ = J_q W J_c^T D_c^-1 y^, what the
 // per-body sums z give), and the backward pass pushes H^T x_q into c, which solve() takes from
@@ -435,13 +449,8 @@ void JointTree::forwardPairs(int q, Real* y) {
       const int c = pairs_[static_cast<size_t>(p)].c;
       const Real* yc = &yhat_[6 * static_cast<size_t>(c)];
       const Mat6& Ht = Ht_[static_cast<size_t>(p)];
-      // (H^T's rows: the m_q sums side by side, each over k in order)
-      withRows(entries_[c].rows.m, [&](auto mc) {
-        Real t[6] = {};
-        for (int k = 0; k < mc(); ++k)
-          for (int r = 0; r < me(); ++r) t[r] += Ht.m[k][r] * yc[k];
-        for (int r = 0; r < me(); ++r) y[r] -= t[r];
-      });
+      withRows(entries_[c].rows.m,
+               [&](auto mc) { subtractTransposedTimes<mc(), me()>(Ht.m, yc, y); });
     }
     std::copy_n(y, me(), &yhat_[6 * static_cast<size_t>(q)]);
     solvePivot<me()>(e, y);
@@ -456,12 +465,8 @@ void JointTree::backwardPairs(int q, std::vector<Real>& r) {
       const int c = pairs_[static_cast<size_t>(p)].c;
       Real* xc = &r[6 * static_cast<size_t>(c)];
       const Mat6& H = H_[static_cast<size_t>(p)];
-      withRows(entries_[c].rows.m, [&](auto mc) {
-        Real t[6] = {};
-        for (int rr = 0; rr < me(); ++rr)
-          for (int k = 0; k < mc(); ++k) t[k] += H.m[rr][k] * x[rr];
-        for (int k = 0; k < mc(); ++k) xc[k] -= t[k];
-      });
+      withRows(entries_[c].rows.m,
+               [&](auto mc) { subtractTransposedTimes<me(), mc()>(H.m, x, xc); });
     }
   });
 }
