@@ -198,7 +198,7 @@ TEST_CASE("A hinge motor reaches its target speed against friction", "[joints]")
 TEST_CASE("A motor, limit or spring switched off lets its hinge go", "[joints]") {
   // The 1 m bar hinged at its end, held level by its motor (speed 0), by limits just around 0 or
   // by a stiff spring, then let go between steps: it must swing down as a free bar does
-  // (theta'' = -g (L/2) cos(theta) / I about the hinge, integrated here by RK4). The rows'
+  // (theta'' = -m g (L/2) cos(theta) / I about the hinge, integrated here by RK4). The rows'
   // impulses are warm started; one left behind by a switched-off row was applied in every
   // substep and kept the bar level for ever.
   for (const int what : {0, 1, 2}) {
