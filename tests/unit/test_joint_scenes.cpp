@@ -101,15 +101,15 @@ TEST_CASE("The rope never passes through itself or its obstacles", "[joints][sce
   // The checks are not vacuous: the rope does fold onto itself and lie on the cylinders.
   CHECK(selfContacts > 100);
   CHECK(pegContacts > 100);
-  // Issue 15's bound between links, slop + 5 mm (4.1 mm here). It was not asserted while the
+  // Issue 15's bound between links, slop + 5 mm (2.7 mm here). It was not asserted while the
   // builds' roundings gave different trajectories (the sanitizer build reached 13.6 mm before
   // the exact joint groups); every build now gives the same bits (compare_builds.sh), so it is.
   // The scene is chaotic (4.5 to 9.6 mm with gravity tilted by 1e-6 to 3e-4 m/s^2), and a change
   // of the solver can move it past the bound: ff0334c's relax, keeping stale rows for the whipping
-  // links, gave 16.5 mm. The cylinders get 2 cm (3.4 mm here): far from passing through (a link's
+  // links, gave 16.5 mm. The cylinders get 2 cm (3.3 mm here): far from passing through (a link's
   // radius is 5 cm). The ground gets 3 cm: where the rope's whip lands a link at 4 m/s, the rope
   // (an exact group, inextensible) pulls it on with the momentum of its neighbours, and the soft
-  // contact is only as stiff as one link's mass allows: 7.8 mm (20.7 to 21.3 mm before capsules
+  // contact is only as stiff as one link's mass allows: 8.2 mm (20.7 to 21.3 mm before capsules
   // got their far end's point; before the groups, the stretching rope landed softer: 3 to 16 mm).
   INFO("issue 15's bound between links: " << allowed * 1000.0 << " mm");
   CHECK(worstSelf < allowed);

@@ -117,7 +117,7 @@ class JointSet {
                const std::vector<SolverBody>& solverBodies, const Settings& s, Real h, bool warm);
   const std::vector<int>& solverBodies() const { return touched_; }
   /// The solver moved the bodies (integrated positions): every joint's pose is computed again
-  /// before the next pass, and the exact groups are factored again.
+  /// before the next pass, and the exact groups check how far their bodies turned.
   void posesMoved() {
     posesStale_ = treeStale_ = true;
     wide_.posesMoved();
@@ -131,8 +131,9 @@ class JointSet {
   /// Whether this step has exact groups (joint_tree.h): acyclic groups of ball, hinge, fixed and
   /// swing-twist joints whose equality rows solveGroups solves exactly.
   bool hasGroups() const { return !tree_.empty(); }
-  /// The groups' equality rows, solved exactly; built and factored again at the first pass with
-  /// bias after the bodies moved (posesMoved), reused until then (by the relax passes too).
+  /// The groups' equality rows, solved exactly; built and factored at the step's first pass and
+  /// again at the first pass after a body of the joints turned more than 0.01 rad since
+  /// (kRelaxTurn), the position errors carried along the kept rows in between.
   void solveGroups(std::vector<SolverBody>& sb, bool useBias);
   /// Reaction force and torque of each active joint from its impulses; fills `broken` with the
   /// joints whose force exceeded their break force.
