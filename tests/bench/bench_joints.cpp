@@ -13,11 +13,11 @@
 //    times them), beside Box3D's published 15.9 ms per step (Ryzen 7950X, one thread); whether
 //    the grid stays connected (the widest anchor gap).
 // Thread CPU time per step: mean and worst, and the ratios Tumble / Bullet; the widest anchor gap
-// of any Tumble joint at any step; the dynamic bodies of each engine that ended under the ground
-// (a translation gone wrong would show there); each engine's dynamic bodies awake after the last
-// step and the step after which all of them slept (-1: never; a sleeping island costs nothing, so
-// this tells a cheaper solver from an earlier sleep). An argument runs the benches whose names
-// hold it.
+// of any joint at any step in each engine (a quality beside the cost); the dynamic bodies of each
+// engine that ended under the ground (a translation gone wrong would show there); each engine's
+// dynamic bodies awake after the last step and the step after which all of them slept (-1: never; a
+// sleeping island costs nothing, so this tells a cheaper solver from an earlier sleep). An argument
+// runs the benches whose names hold it.
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
@@ -44,7 +44,7 @@ constexpr Real kBox3dGridMs = 15.9;
 
 struct Result {
   std::vector<Real> stepMs;
-  Real widestGap = 0.0;  // m, Tumble only: any joint's anchors, any step
+  Real widestGap = 0.0;  // m, any joint's anchors, any step
   int below = 0;         // dynamic bodies under the ground (y < -0.5 m) at the end: a sanity check
   int awake = 0;         // dynamic bodies awake after the last step
   int allAsleep = -1;    // the first step after which every dynamic body slept, -1: never
@@ -128,6 +128,13 @@ struct BulletScene {
   std::vector<std::unique_ptr<btRigidBody>> bodies;
   std::vector<std::unique_ptr<btTypedConstraint>> joints;
   btRigidBody* fixed = nullptr;  // the static world of joints with a = -1 or b = -1
+  // Each joint's anchor in its two bodies' centre-of-mass frames, for the widest anchor gap.
+  struct Anchor {
+    btRigidBody* a;
+    btRigidBody* b;
+    btVector3 inA, inB;
+  };
+  std::vector<Anchor> anchors;
 };
 
 void buildBullet(const std::string& name, BulletScene& out) {
@@ -178,13 +185,18 @@ void buildBullet(const std::string& name, BulletScene& out) {
     const btTransform toA = A.getCenterOfMassTransform().inverse();
     const btTransform toB = B.getCenterOfMassTransform().inverse();
     std::unique_ptr<btTypedConstraint> c;
+    auto anchorAt = [&](const Vec3& p) {
+      out.anchors.push_back({&A, &B, toA * bt(p), toB * bt(p)});
+    };
     if (const auto* d = std::get_if<tumble::SwingTwistJointDef>(&sj.def)) {
+      anchorAt(d->anchor);
       const btTransform f = frameAlong(glm::normalize(d->axis), d->anchor);
       auto cone = std::make_unique<btConeTwistConstraint>(A, B, toA * f, toB * f);
       cone->setLimit(btScalar(d->swing), btScalar(d->swing),
                      btScalar(std::max(std::abs(d->twistLower), std::abs(d->twistUpper))));
       c = std::move(cone);
     } else if (const auto* h = std::get_if<tumble::HingeJointDef>(&sj.def)) {
+      anchorAt(h->anchor);
       const btVector3 axis = bt(glm::normalize(h->axis));
       auto hinge =
           std::make_unique<btHingeConstraint>(A, B, toA * bt(h->anchor), toB * bt(h->anchor),
@@ -195,6 +207,7 @@ void buildBullet(const std::string& name, BulletScene& out) {
                                   btScalar(h->motor.maxEffort * kDt));
       c = std::move(hinge);
     } else if (const auto* ball = std::get_if<tumble::BallJointDef>(&sj.def)) {
+      anchorAt(ball->anchor);
       c = std::make_unique<btPoint2PointConstraint>(A, B, toA * bt(ball->anchor),
                                                     toB * bt(ball->anchor));
     } else {
@@ -215,6 +228,11 @@ Result runBullet(const std::string& name, int steps) {
     const Real c0 = tumble::bench::threadMs();
     s.bullet.world.stepSimulation(btScalar(kDt), 0, btScalar(kDt));
     r.stepMs.push_back(tumble::bench::threadMs() - c0);
+    for (const BulletScene::Anchor& an : s.anchors) {
+      const btVector3 gap =
+          an.a->getCenterOfMassTransform() * an.inA - an.b->getCenterOfMassTransform() * an.inB;
+      r.widestGap = std::max(r.widestGap, Real(gap.length()));
+    }
     r.awake = 0;
     for (auto& b : s.bodies)
       r.awake += b->getInvMass() > 0 && b->getActivationState() != ISLAND_SLEEPING;
@@ -234,17 +252,18 @@ Result runBullet(const std::string& name, int steps) {
 int main(int argc, char** argv) {
   const std::string only = argc > 1 ? argv[1] : "";
   std::printf("ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet)\n", kSteps);
-  std::printf("%-10s %7s %7s %8s %8s %7s %8s %12s %8s %9s %13s\n", "scene", "t mean", "b mean",
-              "t worst", "b worst", "mean r", "worst r", "t widest gap", "fell t/b", "awake t/b",
+  std::printf("%-10s %7s %7s %8s %8s %7s %8s %17s %8s %9s %13s\n", "scene", "t mean", "b mean",
+              "t worst", "b worst", "mean r", "worst r", "widest gap t/b", "fell t/b", "awake t/b",
               "all asleep t/b");
   for (const char* name : {"ragdolls", "bridge"}) {
     if (std::string(name).find(only) == std::string::npos) continue;
     const Result t = runTumble(name, kSteps);
     const Result b = runBullet(name, kSteps);
-    std::printf("%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f %9.1f mm %4d/%d %5d/%-3d %6d/%d\n", name,
-                t.mean(), b.mean(), t.worst(), b.worst(), t.mean() / b.mean(),
-                t.worst() / b.worst(), 1000.0 * t.widestGap, t.below, b.below, t.awake, b.awake,
-                t.allAsleep, b.allAsleep);
+    std::printf(
+        "%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f %6.1f/%-6.1f mm %4d/%d %5d/%-3d %6d/%d\n", name,
+        t.mean(), b.mean(), t.worst(), b.worst(), t.mean() / b.mean(), t.worst() / b.worst(),
+        1000.0 * t.widestGap, 1000.0 * b.widestGap, t.below, b.below, t.awake, b.awake, t.allAsleep,
+        b.allAsleep);
     std::fflush(stdout);
   }
   if (std::string("joint_grid").find(only) != std::string::npos) {
