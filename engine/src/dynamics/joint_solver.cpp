@@ -37,6 +37,11 @@ constexpr Real kTreeMassRatio = 30.0;
 // 0.01 rad the bridge, swinging slower, factors about 1.25 times a step, and the 1 m pendulum
 // test keeps 0.99382 of its energy over 10 s (0.99878 rebuilding at every pass).
 constexpr Real kRelaxTurn = 0.01;
+// An arm shorter than this (m) is held to turn at most kRelaxTurn times this over its length: a
+// body turns a row through its arm (by the turn times the arm) and, body a of a hinge, through
+// the axis. A wheel hinged at its centre (the car's: arm 0) spins without rebuilding the rows
+// of its group; an arm of 1 cm or more is held to kRelaxTurn itself.
+constexpr Real kShortArm = 0.01;
 
 // A scalar row: Cdot = vA.A.v + wA.A.w + vB.B.v + wB.B.w.
 using Row = JointRow;
@@ -716,9 +721,9 @@ void JointSet::storeGroupImpulses() {
 
 void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
   const int n = tree_.size();
-  // The rows and factor are kept from the pose they were built at while no body of the joints
-  // has turned more than kRelaxTurn since (their rows depend on the rotation alone: the arms and
-  // axes turn, the inverse inertias hold for the step), by the relax passes and the next
+  // The rows and factor are kept from the pose they were built at while no entry's rows have
+  // turned more than kRelaxTurn since (their rows depend on the rotation alone: the arms and
+  // axes turn, the inverse inertias hold for the step; kShortArm), by the relax passes and the next
   // substeps' passes too. The position errors are then carried along the kept rows, C = C0 + J
   // (dx, dtheta) from the built pose, never measured again at the new pose: a right-hand side
   // J v + bias C in the range of J leaves the mixing's near-null directions (a bridge's
@@ -738,6 +743,22 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       turnSince_[i] = t;
       moveSince_[i] = b.dp - builtDp_[i];
       turned = turned || glm::dot(t, t) > limit;
+    }
+    // A row turns with its arm (by the turn times the arm) and, a hinge's rotation rows, with
+    // body a: the rows are rebuilt when any entry's have turned too far (kShortArm). No body
+    // past kRelaxTurn turned none of them too far.
+    if (turned) {
+      auto turnOf = [&](int s) { return s > 0 ? glm::dot(turnSince_[s], turnSince_[s]) : 0.0; };
+      auto armTurned = [&](int s, const Vec3& r) {
+        const Real t2 = turnOf(s), r2 = glm::dot(r, r);
+        return r2 >= kShortArm * kShortArm ? t2 > limit : t2 * r2 > limit * kShortArm * kShortArm;
+      };
+      turned = false;
+      for (const GroupEntry& g : group_) {
+        turned = armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
+                 (g.m > 3 && joints_[g.joint].type == JointType::Hinge && turnOf(g.sa) > limit);
+        if (turned) break;
+      }
     }
     rebuild = turned;
     if (!turned) {

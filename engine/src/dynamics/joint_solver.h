@@ -132,8 +132,9 @@ class JointSet {
   /// swing-twist joints whose equality rows solveGroups solves exactly.
   bool hasGroups() const { return !tree_.empty(); }
   /// The groups' equality rows, solved exactly; built and factored at the step's first pass and
-  /// again at the first pass after a body of the joints turned more than 0.01 rad since
-  /// (kRelaxTurn), the position errors carried along the kept rows in between.
+  /// again at the first pass after a body turned a group entry's arm or hinge axis more than
+  /// 0.01 rad since (kRelaxTurn; kShortArm for arms under 1 cm: a wheel hinged at its centre
+  /// spins without a rebuild), the position errors carried along the kept rows in between.
   void solveGroups(std::vector<SolverBody>& sb, bool useBias);
   /// Reaction force and torque of each active joint from its impulses; fills `broken` with the
   /// joints whose force exceeded their break force.
