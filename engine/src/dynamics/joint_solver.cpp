@@ -745,8 +745,8 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       turned = turned || glm::dot(t, t) > limit;
     }
     // A row turns with its arm (by the turn times the arm) and, a hinge's rotation rows, with
-    // body a: the rows are rebuilt when any entry's have turned too far (kShortArm). No body
-    // past kRelaxTurn turned none of them too far.
+    // body a: the rows are rebuilt when any entry's have turned too far (kShortArm). While no
+    // body has turned past kRelaxTurn no entry's have (a short arm allows more, never less).
     if (turned) {
       auto turnOf = [&](int s) { return s > 0 ? glm::dot(turnSince_[s], turnSince_[s]) : 0.0; };
       auto armTurned = [&](int s, const Vec3& r) {
