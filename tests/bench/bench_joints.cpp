@@ -8,6 +8,8 @@
 //    hinge as btHingeConstraint (limits; a motor at speed 0 as Bullet's angular motor with the
 //    same torque), ball as btPoint2PointConstraint; jointed bodies do not collide. Bullet runs
 //    the benches' 10 iterations (bullet_world.h), Tumble its defaults (4 substeps).
+//  - car: assets/scenes/car.json with its wheels' motors at 6 rad/s, Tumble alone, 600 steps
+//    (its spinning wheels must not rebuild the exact groups' rows: joint_solver.cpp, kShortArm).
 //  - joint_grid: Box3D's joint benchmark scene (assets/scenes/joint_grid.json), Tumble alone,
 //    100 steps (the mean over all of them, and over steps 2 to 100 as Box3D's benchmark app
 //    times them), beside Box3D's published 15.9 ms per step (Ryzen 7950X, one thread); whether
@@ -40,6 +42,7 @@ using tumble::Vec3;
 constexpr Real kDt = 1.0 / 60.0;
 constexpr int kSteps = 600;
 constexpr int kGridSteps = 100;
+constexpr Real kCarSpeed = 6.0;  // rad/s, the car test's driving speed
 constexpr Real kBox3dGridMs = 15.9;
 
 struct Result {
@@ -78,8 +81,18 @@ std::unique_ptr<tumble::World> buildTumble(const std::string& name) {
   return std::move(*world);
 }
 
-Result runTumble(const std::string& name, int steps) {
+// `motorSpeed` (rad/s), when not 0, switches on every joint motor with a torque at that speed
+// (the car's wheels).
+Result runTumble(const std::string& name, int steps, Real motorSpeed = 0.0) {
   auto world = buildTumble(name);
+  if (motorSpeed != 0.0)
+    for (tumble::JointId id : world->jointIds()) {
+      tumble::JointMotor m = (*world->joint(id)).motor;
+      if (m.maxEffort == 0.0) continue;
+      m.enabled = true;
+      m.speed = motorSpeed;
+      if (!world->setJointMotor(id, m)) std::exit(2);
+    }
   Result r;
   for (int i = 0; i < steps; ++i) {
     const Real c0 = tumble::bench::threadMs();
@@ -265,6 +278,13 @@ int main(int argc, char** argv) {
         1000.0 * t.widestGap, 1000.0 * b.widestGap, t.below, b.below, t.awake, b.awake, t.allAsleep,
         b.allAsleep);
     std::fflush(stdout);
+  }
+  if (std::string("car").find(only) != std::string::npos) {
+    const Result c = runTumble("car", kSteps, kCarSpeed);
+    std::printf(
+        "car (its wheels' motors at %.0f rad/s): Tumble mean %.3f ms, worst %.3f ms per step over "
+        "%d steps; widest anchor gap %.2f mm\n",
+        kCarSpeed, c.mean(), c.worst(), kSteps, 1000.0 * c.widestGap);
   }
   if (std::string("joint_grid").find(only) != std::string::npos) {
     const Result g = runTumble("joint_grid", kGridSteps);

@@ -31,11 +31,12 @@ constexpr Real kJointDampingRatio = 2.0;  // Box2D v3's default joint damping ra
 // ragdolls (at most 15 times apart between limbs) keep all their joints in groups.
 constexpr Real kTreeMassRatio = 30.0;
 
-// The most a body of the groups may have turned (rad) since the groups' rows and factor were
-// built for the later passes of the step to keep them (solveGroups). With every relax keeping
-// them regardless, the rope's links, whipping at up to tens of rad/s, overlapped 16.5 mm; at
-// 0.01 rad the bridge, swinging slower, factors about 1.25 times a step, and the 1 m pendulum
-// test keeps 0.99382 of its energy over 10 s (0.99878 rebuilding at every pass).
+// The most a body may have turned an entry's arm or hinge axis (rad) since the groups' rows and
+// factor were built for the later passes of the step to keep them (solveGroups, kShortArm). With
+// every relax keeping them regardless, the rope's links, whipping at up to tens of rad/s,
+// overlapped 16.5 mm; at 0.01 rad the bridge, swinging slower, factors about 1.25 times a step,
+// and the 1 m pendulum test keeps 0.99383 of its energy over 10 s (0.99878 rebuilding at every
+// pass).
 constexpr Real kRelaxTurn = 0.01;
 // An arm shorter than this (m) is held to turn at most kRelaxTurn times this over its length: a
 // body turns a row through its arm (by the turn times the arm) and, body a of a hinge, through
