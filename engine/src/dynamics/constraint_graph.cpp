@@ -34,7 +34,14 @@ void ConstraintGraph::build(const std::vector<int>& bodies, const std::vector<ch
     }
     if (da) used_[a] |= 1u << chosen;
     if (db) used_[b] |= 1u << chosen;
-    colors_[chosen].push_back(i);
+    // When a colour must grow, every colour takes room for all n constraints (4 bytes each): the
+    // colours a scene uses drift while it moves (a bridge that never rests took a colour it had
+    // not used before after 700 steps, another after 1900), and once a scene's constraint count
+    // has been reached a step allocates nothing.
+    std::vector<int>& members = colors_[chosen];
+    if (members.size() == members.capacity())
+      for (std::vector<int>& c : colors_) c.reserve(static_cast<size_t>(n));
+    members.push_back(i);
     colorCount_ = std::max(colorCount_, chosen + 1);
   }
 }
