@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "core/prefetch.h"
 #include "dynamics/joint_solver.h"
@@ -34,14 +35,21 @@ inline S armMass(const V& r, const S& I) {
 }
 
 // The rows' bodies come in no order the hardware prefetcher follows: their solver bodies' first
-// two lines (velocities, motion since the step began) are fetched a few rows ahead.
+// line (the velocities) is fetched a few rows ahead, and the second (the motion since the step
+// began) only for a pass that computes the poses (`pose`): the other passes read the velocities
+// alone. Fetching both lines in every pass left joint_grid's passes waiting on the prefetches
+// themselves (the line fill buffers full: half the pass's samples).
+// The row whose bodies are fetched reads its indices: its first line is fetched kAhead rows
+// before that (the rows stream from beyond the cache: joint_grid's 4,950 rows of 1088 bytes).
 constexpr int kAhead = 3;
-inline void prefetchBodies(const std::vector<SolverBody>& sb, const WideBallJoints::Row& r) {
+inline void prefetchBodies(const std::vector<SolverBody>& sb, const WideBallJoints::Row& r,
+                           bool pose) {
+  static_assert(offsetof(SolverBody, w) + sizeof(Vec3) <= 64, "the velocities in the first line");
   for (int l = 0; l < 4; ++l)
     for (const int i : {r.a[l], r.b[l]}) {
       const char* at = reinterpret_cast<const char*>(&sb[i]);
       detail::prefetch(at);
-      detail::prefetch(at + 64);
+      if (pose) detail::prefetch(at + 64);
     }
 }
 
@@ -131,10 +139,35 @@ void WideBallJoints::build(const std::vector<Joint>& joints, const std::vector<i
   };
   // The overflow's joints may share bodies: one to a row, before the colours.
   for (int i : graph_.overflow()) pack(&i, 1);
+  // A colour's joints come in no order the hardware prefetcher follows: the lines pack reads of
+  // the joints four rows ahead (their bodies, impulse, anchors) and of the bodies of the joints
+  // two rows ahead (the inverse mass and inertia) are fetched first.
+  auto fetch = [&](const int* list, int count, bool bodies) {
+    for (int l = 0; l < count; ++l) {
+      const Joint& j = joints[members[list[l]]];
+      const char* at = reinterpret_cast<const char*>(&j);
+      if (!bodies) {
+        detail::prefetch(at);
+        detail::prefetch(at + offsetof(Joint, rA));
+        detail::prefetch(at + offsetof(Joint, deltaCenter));
+        continue;
+      }
+      for (const int i : {j.sa, j.sb}) {
+        const char* body = reinterpret_cast<const char*>(&sb[i]);
+        detail::prefetch(body + offsetof(SolverBody, invMass));
+        detail::prefetch(body + offsetof(SolverBody, invI));
+        detail::prefetch(body + offsetof(SolverBody, invI) + sizeof(Mat3) - 1);
+      }
+    }
+  };
   for (int c = 0; c < graph_.colorCount(); ++c) {
     const std::vector<int>& color = graph_.color(c);
     const int n = static_cast<int>(color.size());
-    for (int i = 0; i < n; i += 4) pack(color.data() + i, std::min(4, n - i));
+    for (int i = 0; i < n; i += 4) {
+      if (i + 16 < n) fetch(color.data() + i + 16, std::min(4, n - i - 16), false);
+      if (i + 8 < n) fetch(color.data() + i + 8, std::min(4, n - i - 8), true);
+      pack(color.data() + i, std::min(4, n - i));
+    }
   }
   posesStale_ = false;
 }
@@ -183,7 +216,8 @@ void WideBallJoints::warmStart(std::vector<SolverBody>& sb) {
   const bool pose = posesStale_;
   posesStale_ = false;
   for (int i = 0; i < rowCount_; ++i) {
-    if (i + kAhead < rowCount_) prefetchBodies(sb, rows_[i + kAhead]);
+    if (i + kAhead < rowCount_) prefetchBodies(sb, rows_[i + kAhead], pose);
+    if (i + 2 * kAhead < rowCount_) detail::prefetch(&rows_[i + 2 * kAhead]);
     Row& r = rows_[i];
     if (pose) updatePose(r, starts_[i], sb);
     Velocities A = gather(sb, r.a), B = gather(sb, r.b);
@@ -202,7 +236,10 @@ void WideBallJoints::solve(std::vector<SolverBody>& sb, bool useBias, const Soft
   const bool pose = posesStale_;
   posesStale_ = false;
   for (int i = 0; i < n; ++i) {
-    if (i + kAhead < n) prefetchBodies(sb, rows_[backwards ? n - 1 - i - kAhead : i + kAhead]);
+    if (i + kAhead < n)
+      prefetchBodies(sb, rows_[backwards ? n - 1 - i - kAhead : i + kAhead], pose);
+    if (i + 2 * kAhead < n)
+      detail::prefetch(&rows_[backwards ? n - 1 - i - 2 * kAhead : i + 2 * kAhead]);
     const int at = backwards ? n - 1 - i : i;
     Row& r = rows_[at];
     if (pose) updatePose(r, starts_[at], sb);
