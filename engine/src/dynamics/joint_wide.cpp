@@ -40,7 +40,8 @@ inline S armMass(const V& r, const S& I) {
 // alone. Fetching both lines in every pass left joint_grid's passes waiting on the prefetches
 // themselves (the line fill buffers full: half the pass's samples).
 // The row whose bodies are fetched reads its indices: its first line is fetched kAhead rows
-// before that (the rows stream from beyond the cache: joint_grid's 4,950 rows of 1088 bytes).
+// before that (the rows stream from beyond the cache: joint_grid's 4,950 rows of 576 bytes, 2.8
+// MB).
 constexpr int kAhead = 3;
 inline void prefetchBodies(const std::vector<SolverBody>& sb, const WideBallJoints::Row& r,
                            bool pose) {
