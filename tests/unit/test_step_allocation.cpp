@@ -123,5 +123,8 @@ TEST_CASE("a bridge on hinges with boxes on it steps without allocating", "[allo
   REQUIRE(built);
   World& w = **built;
   allocationsIn(w, 600);  // grows while the boxes land and settle: pairs, manifolds, rows, joints
-  CHECK(allocationsIn(w, 120) == 0);
+  // The bridge never rests: its contacts take colours they had not used before long after the
+  // boxes have landed (steps 719 and 1917 of one trajectory), which allocated until every colour
+  // took room for all the constraints at once (ConstraintGraph::build).
+  CHECK(allocationsIn(w, 1400) == 0);
 }
