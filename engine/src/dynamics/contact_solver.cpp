@@ -1726,8 +1726,8 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   const int solverBodyCount = static_cast<int>(solverBodies_.size());
   forEach(1, solverBodyCount, kBodyGrain, [&](int i) {
     // The bodies' lines written below (the pose and the velocities, 696 bytes apart) fetched a
-    // few bodies ahead: joint_grid's 10,000 waited on them (a fifth of the solver's time outside
-    // the passes).
+    // few bodies ahead: perf put most of the step function's own samples in joint_grid (10,000
+    // bodies) on these writes (the stage 0.46 -> 0.42 ms, medians of five).
     if (i + 4 < solverBodyCount) {
       Body& ahead = bodies[solverBodies_[i + 4].body];
       detail::prefetchWrite(&ahead.center);
