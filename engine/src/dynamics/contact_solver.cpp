@@ -1707,7 +1707,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       if (hasExact) solveExact(false);
       // The groups relax beside pass rows alone (their partners, as in the solve passes). With
       // none (the bridge), the groups' last solve pass is the substep's last word on them: a
-      // relax of the groups after the contacts' took 12% of the bridge's instructions to keep
+      // relax of the groups after the contacts' took 11% of the bridge's instructions to keep
       // its widest gap at 0.40 mm rather than 0.43 (and the 1 m pendulum lost more energy with
       // it: 0.99383 of the first period's over the last, 0.99681 without).
       if (joints && joints->hasGroups() && joints->hasPassRows())
