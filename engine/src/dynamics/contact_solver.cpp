@@ -1680,10 +1680,10 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       if (hasExact) solveExact(true);
       // The joints' exact groups after the contacts (docs/ARCHITECTURE.md, "Joints"). With no
       // joint row in the passes (a bridge's hinges, all in a group) the groups are solved in the
-      // substep's last pass alone: the contacts' first pass needs no exact joints under it (the
-      // groups have the last word anyway). With pass rows (limits, motors, friction, soft rows)
-      // a group between them is their Gauss-Seidel partner: a hinge limit under 100 N m overshot
-      // 0.93 degrees without it against 0.78 with it.
+      // substep's last solve pass alone: the contacts' first pass needs no exact joints under it
+      // (the groups have the last word anyway). With pass rows (limits, motors, friction, soft
+      // rows) a group between them is their Gauss-Seidel partner: a hinge limit under 100 N m
+      // overshot 0.93 degrees without it against 0.78 with it.
       if (joints && joints->hasGroups() && (i + 1 == iterations || joints->hasPassRows()))
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, true); });
       reverse = !reverse;
@@ -1727,7 +1727,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   forEach(1, solverBodyCount, kBodyGrain, [&](int i) {
     // The bodies' lines written below (the pose and the velocities, 696 bytes apart) fetched a
     // few bodies ahead: perf put most of the step function's own samples in joint_grid (10,000
-    // bodies) on these writes (the stage 0.46 -> 0.42 ms, medians of five).
+    // bodies) on these writes.
     if (i + 4 < solverBodyCount) {
       Body& ahead = bodies[solverBodies_[i + 4].body];
       detail::prefetchWrite(&ahead.center);

@@ -35,8 +35,8 @@ constexpr Real kTreeMassRatio = 30.0;
 // factor were built for the later passes of the step to keep them (solveGroups, kShortArm). With
 // every relax keeping them regardless, the rope's links, whipping at up to tens of rad/s,
 // overlapped 16.5 mm; at 0.01 rad the bridge, swinging slower, factors about 1.25 times a step,
-// and the 1 m pendulum test keeps 0.99383 of its energy over 10 s (0.99878 rebuilding at every
-// pass).
+// and the 1 m pendulum test keeps 0.99681 of its energy over its last period of 10 s (0.99878
+// rebuilding at every pass).
 constexpr Real kRelaxTurn = 0.01;
 // An arm shorter than this (m) is held to turn at most kRelaxTurn times this over its length: a
 // body turns a row through its arm (by the turn times the arm) and, body a of a hinge, through
