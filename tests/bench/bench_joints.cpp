@@ -19,12 +19,14 @@
 // engine that ended under the ground (a translation gone wrong would show there); each engine's
 // dynamic bodies awake after the last step and the step after which all of them slept (-1: never; a
 // sleeping island costs nothing, so this tells a cheaper solver from an earlier sleep). An argument
-// runs the benches whose names hold it.
+// runs the benches whose names hold it; `--bullet-iterations N` gives Bullet's solver N iterations
+// instead of the benches' 10 (the cost of a tighter Bullet: its widest gap beside its time).
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ constexpr int kSteps = 600;
 constexpr int kGridSteps = 100;
 constexpr Real kCarSpeed = 6.0;  // rad/s, the car test's driving speed
 constexpr Real kBox3dGridMs = 15.9;
+int bulletIterations = 10;  // --bullet-iterations (bullet_world.h's 10 by default)
 
 struct Result {
   std::vector<Real> stepMs;
@@ -236,6 +239,7 @@ void buildBullet(const std::string& name, BulletScene& out) {
 Result runBullet(const std::string& name, int steps) {
   BulletScene s;
   buildBullet(name, s);
+  s.bullet.world.getSolverInfo().m_numIterations = bulletIterations;
   Result r;
   for (int i = 0; i < steps; ++i) {
     const Real c0 = tumble::bench::threadMs();
@@ -263,8 +267,25 @@ Result runBullet(const std::string& name, int steps) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string only = argc > 1 ? argv[1] : "";
-  std::printf("ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet)\n", kSteps);
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--bullet-iterations") {
+      char* end = nullptr;
+      const long n = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
+      if (i + 1 >= argc || *end != '\0' || n < 1 || n > 10000) {
+        std::fprintf(stderr, "bench_joints: --bullet-iterations: expected an integer 1 to 10000\n");
+        return 2;
+      }
+      bulletIterations = static_cast<int>(n);
+      ++i;
+    } else {
+      only = arg;
+    }
+  }
+  std::printf(
+      "ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet, %d iterations)\n",
+      kSteps, bulletIterations);
   std::printf("%-10s %7s %7s %8s %8s %7s %8s %17s %8s %9s %13s\n", "scene", "t mean", "b mean",
               "t worst", "b worst", "mean r", "worst r", "widest gap t/b", "fell t/b", "awake t/b",
               "all asleep t/b");
