@@ -144,7 +144,9 @@ void drawJointsPanel(World& world, std::string& error) {
   for (int k = 0; k < 3; ++k) {
     if (ofKind[k].size() < 2) continue;
     char label[64];
-    std::snprintf(label, sizeof label, "every %s (%zu)", toString(kKinds[k]), ofKind[k].size());
+    // (the id after ### stays when the count changes: a broken joint keeps the node open)
+    std::snprintf(label, sizeof label, "every %s (%zu)###every", toString(kKinds[k]),
+                  ofKind[k].size());
     ImGui::PushID(-1 - k);
     if (ImGui::TreeNodeEx(label, 0)) {
       jointWidgets(world, firstOfKind[k], ofKind[k], error);
