@@ -343,6 +343,8 @@ class ContactSolver {
   }
   std::vector<char> chunkRatio_;  ///< per chunk of manifolds: it holds a pair at exactRatio_
   bool ratioFound_ = false;       ///< this step has such a pair
+  std::vector<Real> torqueArm_;   ///< per solver body: joint force times arm (geometric stiffness)
+  void addGeometricStiffness(const std::vector<Body>& bodies, const JointSet& joints, Real h);
   JointTree exact_;
   std::vector<int> exactSlot_;        ///< per entry of exact_: its row * kLanes + lane
   Softness exactSoftness_;            ///< the groups' (contact.hertz between bodies)

@@ -434,6 +434,19 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
   buildTree(bodies, sbs, s.solver.substeps >= 2);
 }
 
+void JointSet::geometricStiffness(const std::vector<int>& bodyToSolver,
+                                  std::vector<Real>& torqueArm) const {
+  for (const Joint& j : joints_) {
+    if (!j.alive || !(j.h > 0.0)) continue;
+    const Real force = glm::length(j.linearImpulse) / j.h;
+    if (!(force > 0.0)) continue;
+    if (j.a >= 0 && bodyToSolver[j.a] > 0)
+      torqueArm[bodyToSolver[j.a]] += force * glm::length(j.localAnchorA);
+    if (j.b >= 0 && bodyToSolver[j.b] > 0)
+      torqueArm[bodyToSolver[j.b]] += force * glm::length(j.localAnchorB);
+  }
+}
+
 // Ball, hinge, fixed and swing-twist joints have equality rows (the point, a hinge's tilt, a
 // fixed joint's rotation) that go to the exact solve where their dynamic bodies form a tree;
 // sliders and distance joints, and every joint of a group with a loop (joint_grid), stay
