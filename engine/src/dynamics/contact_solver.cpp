@@ -575,38 +575,6 @@ void ContactSolver::prepareBodies(std::vector<Body>& bodies, bool jointed) {
   });
 }
 
-// A joint under a force F at an arm r from a body's centre stiffens that body's rotation by
-// about F r (N m per rad): the change of the joint's rows with the rotation (Andrews, Teichmann
-// and Kry 2017), which the solver's rows, linear in the velocities, leave out. Taken as inertia,
-// M + h^2 K_g (their diagonal form, here the same about every axis), it is what keeps a
-// jointed light body from turning without bound between a heavy body's contacts and its joints:
-// the bridge's boxes at 13 times a plank's mass spun planks at up to 940 rad/s with anchor gaps
-// of 198 mm, at 39 times the bridge went non-finite by step 110 (README, "Joints"). The inertia
-// is in the solver body before the contacts' rows are packed, so the contacts, the joints and
-// their exact groups all see the same mass (added after the packing, for the joints alone, it
-// blew the bridges up). Bodies without a joint force keep their bits.
-void ContactSolver::addGeometricStiffness(const std::vector<Body>& bodies, const JointSet& joints,
-                                          Real h) {
-  torqueArm_.assign(solverBodies_.size(), 0.0);
-  joints.geometricStiffness(bodyToSolver_, torqueArm_);
-  const int count = static_cast<int>(solverBodies_.size());
-  for (int si = 1; si < count; ++si) {
-    if (!(torqueArm_[si] > 0.0)) continue;
-    SolverBody& sb = solverBodies_[si];
-    const Body& b = bodies[sb.body];
-    if (!b.isDynamic()) continue;
-    Mat3 inertia = sb.rotation * b.localInertia * glm::transpose(sb.rotation);
-    const Real added = h * h * torqueArm_[si];
-    for (int k = 0; k < 3; ++k) inertia[k][k] += added;
-    Mat3 inv = glm::inverse(inertia);
-    if (b.angularFree != Vec3(1.0))
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) inv[r][c] *= b.angularFree[r] * b.angularFree[c];
-    sb.invI = inv;
-    push(si);
-  }
-}
-
 void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
   SolverBody& sb = solverBodies_[si];
   const Body& b = bodies[sb.body];
@@ -617,11 +585,39 @@ void ContactSolver::prepareBody(const std::vector<Body>& bodies, int si) {
   sb.rotationStart = b.rotation;
   if (b.isDynamic()) {
     sb.invMass = b.invMass;
-    sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
-    if (b.hasOptions) {
-      sb.invI = b.invInertiaWorld();  // locked rotation axes: zero rows and columns
-      sb.linearFree = b.linearFree;
+    // A joint under a force F at an arm r from the centre stiffens the body's rotation by about
+    // F r (N m per rad): the change of the joint's rows with the rotation (Andrews, Teichmann and
+    // Kry 2017, "Geometric Stiffness for Real-time Constrained Multibody Dynamics"), which the
+    // rows, linear in the velocities, leave out. Taken as inertia, I + h^2 F r (their diagonal
+    // form, here the same about every axis), it keeps a light jointed body from turning without
+    // bound between a heavy body's contacts and its joints: the bridge's boxes at 13 times a
+    // plank's mass spun its planks at up to 940 rad/s (anchor gaps of 198 mm), at 39 times the
+    // bridge went non-finite by step 110 (README, "Joints"). It is in the solver body before
+    // anything reads it, so the contacts, the soft joint rows and the exact groups see one
+    // inertia (added for the joints alone, after the contacts' rows were packed, it blew the
+    // bridges up). A body without a joint force keeps its bits.
+    if (torqueArm_.empty() || !(torqueArm_[sb.body] > 0.0)) {
+      sb.invI = sb.rotation * b.invLocalInertia * glm::transpose(sb.rotation);
+      // Locked rotation axes: zero rows and columns.
+      if (b.hasOptions) sb.invI = b.invInertiaWorld();
+    } else {
+      Mat3 local = b.localInertia;
+      const Real added = addedInertia_ * torqueArm_[sb.body];
+      for (int k = 0; k < 3; ++k) local[k][k] += added;
+      const bool diagonal = local[0][1] == 0.0 && local[0][2] == 0.0 && local[1][0] == 0.0 &&
+                            local[1][2] == 0.0 && local[2][0] == 0.0 && local[2][1] == 0.0;
+      Mat3 inverse(0.0);  // a sphere's, box's, capsule's or cylinder's: its principal axes
+      if (diagonal) {
+        for (int k = 0; k < 3; ++k) inverse[k][k] = 1.0 / local[k][k];
+      } else {
+        inverse = glm::inverse(local);
+      }
+      sb.invI = sb.rotation * inverse * glm::transpose(sb.rotation);
+      if (b.angularFree != Vec3(1.0))
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) sb.invI[r][c] *= b.angularFree[r] * b.angularFree[c];
     }
+    if (b.hasOptions) sb.linearFree = b.linearFree;
     // invI * (+0) is +0 when every row of invI has an entry that is finite with its sign bit
     // clear (the product with +0 is then +0, and a sum with a +0 is +0): a rotated positive
     // diagonal always has. Then the unforced integration below adds +0 to w without reading invI.
@@ -1644,8 +1640,15 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
   restitutionThreshold_ = s.contact.restitutionThreshold;
   warmStarting_ = s.solver.warmStarting;
   statesRead_ = true;  // the bodies' states pushed in prepareBodies, read by the contact rows
+  // Each jointed body's joint forces times their arms (JointSet::geometricStiffness), read by
+  // prepareBody.
+  torqueArm_.clear();
+  if (joints && joints->count() > 0) {
+    torqueArm_.assign(bodies.size(), 0.0);
+    joints->geometricStiffness(torqueArm_);
+    addedInertia_ = h * h;
+  }
   prepareBodies(bodies, joints && joints->count() > 0);
-  if (joints && joints->count() > 0) addGeometricStiffness(bodies, *joints, h);
   prepareContacts(bodies, manifolds, s, h);
   if (tasks_) layoutBlocks();
   statesRead_ = rowCount_ > 0;

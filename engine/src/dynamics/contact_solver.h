@@ -343,8 +343,9 @@ class ContactSolver {
   }
   std::vector<char> chunkRatio_;  ///< per chunk of manifolds: it holds a pair at exactRatio_
   bool ratioFound_ = false;       ///< this step has such a pair
-  std::vector<Real> torqueArm_;   ///< per solver body: joint force times arm (geometric stiffness)
-  void addGeometricStiffness(const std::vector<Body>& bodies, const JointSet& joints, Real h);
+  /// Per body: its joints' forces times their arms, N m (geometric stiffness; empty: no joints).
+  std::vector<Real> torqueArm_;
+  Real addedInertia_ = 0.0;  ///< h^2 of the step's substep: I + h^2 torqueArm (prepareBody)
   JointTree exact_;
   std::vector<int> exactSlot_;        ///< per entry of exact_: its row * kLanes + lane
   Softness exactSoftness_;            ///< the groups' (contact.hertz between bodies)

@@ -429,21 +429,30 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
     std::sort(touched_.begin(), touched_.end());
     touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
   }
-  // With one substep the groups made the bridge shake apart (gaps of 30 to 50 cm; the soft rows'
-  // 9 cm) while two substeps gave 2.3 mm: one substep keeps every row iterative.
-  buildTree(bodies, sbs, s.solver.substeps >= 2);
+  // One substep has the groups too since the geometric stiffness (addGeometricStiffness,
+  // contact_solver.cpp): without it the groups let the bridge's planks zig-zag apart at one
+  // substep (gaps of 894 mm; the soft rows' 92 mm), with it 1.1 mm.
+  buildTree(bodies, sbs);
 }
 
-void JointSet::geometricStiffness(const std::vector<int>& bodyToSolver,
-                                  std::vector<Real>& torqueArm) const {
-  for (const Joint& j : joints_) {
+void JointSet::geometricStiffness(std::vector<Real>& torqueArm) const {
+  const int count = static_cast<int>(joints_.size());
+  for (int k = 0; k < count; ++k) {
+    // The fields read here fill the joint's first two lines (576-byte joints): fetched ahead.
+    if (k + 2 * kJointAhead < count) {
+      const char* ahead = reinterpret_cast<const char*>(&joints_[k + 2 * kJointAhead]);
+      detail::prefetch(ahead);
+      detail::prefetch(ahead + 64);
+    }
+    const Joint& j = joints_[k];
     if (!j.alive || !(j.h > 0.0)) continue;
-    const Real force = glm::length(j.linearImpulse) / j.h;
-    if (!(force > 0.0)) continue;
-    if (j.a >= 0 && bodyToSolver[j.a] > 0)
-      torqueArm[bodyToSolver[j.a]] += force * glm::length(j.localAnchorA);
-    if (j.b >= 0 && bodyToSolver[j.b] > 0)
-      torqueArm[bodyToSolver[j.b]] += force * glm::length(j.localAnchorB);
+    const Real impulse2 = glm::dot(j.linearImpulse, j.linearImpulse);
+    if (!(impulse2 > 0.0)) continue;
+    // |F| |r| = sqrt(|impulse|^2 |r|^2) / h: one square root an end.
+    if (j.a >= 0)
+      torqueArm[j.a] += std::sqrt(impulse2 * glm::dot(j.localAnchorA, j.localAnchorA)) / j.h;
+    if (j.b >= 0)
+      torqueArm[j.b] += std::sqrt(impulse2 * glm::dot(j.localAnchorB, j.localAnchorB)) / j.h;
   }
 }
 
@@ -451,8 +460,7 @@ void JointSet::geometricStiffness(const std::vector<int>& bodyToSolver,
 // fixed joint's rotation) that go to the exact solve where their dynamic bodies form a tree;
 // sliders and distance joints, and every joint of a group with a loop (joint_grid), stay
 // iterative.
-void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<SolverBody>& sbs,
-                         bool exact) {
+void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<SolverBody>& sbs) {
   links_.clear();
   movable_.assign(touched_.empty() ? 0 : static_cast<size_t>(touched_.back()) + 1, 0);
   for (int k : active_) {
@@ -464,8 +472,8 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
       const Real ia = bodies[j.a].invMass, ib = bodies[j.b].invMass;
       if (ia > kTreeMassRatio * ib || ib > kTreeMassRatio * ia) continue;
     }
-    if (exact && (j.type == JointType::Ball || j.type == JointType::Hinge ||
-                  j.type == JointType::Fixed || j.type == JointType::SwingTwist))
+    if (j.type == JointType::Ball || j.type == JointType::Hinge || j.type == JointType::Fixed ||
+        j.type == JointType::SwingTwist)
       links_.push_back({k, j.sa, j.sb});
   }
   // The groups' structure is a function of the links and the movable bodies alone: built again

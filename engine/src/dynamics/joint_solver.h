@@ -116,11 +116,10 @@ class JointSet {
   void prepare(const std::vector<Body>& bodies, const std::vector<int>& bodyToSolver,
                const std::vector<SolverBody>& solverBodies, const Settings& s, Real h, bool warm);
   const std::vector<int>& solverBodies() const { return touched_; }
-  /// Geometric stiffness (Andrews, Teichmann and Kry 2017, "Geometric Stiffness for Real-time
-  /// Constrained Multibody Dynamics"), as inertia: adds to `torqueArm[solver body]` each joint's
-  /// last point force (its point impulse over the substep it was solved at) times the anchor's
-  /// arm from that body's centre, N m. `torqueArm` is sized by the caller.
-  void geometricStiffness(const std::vector<int>& bodyToSolver, std::vector<Real>& torqueArm) const;
+  /// Geometric stiffness (Andrews, Teichmann and Kry 2017): adds to `torqueArm[body]` each
+  /// joint's last point force (its point impulse over the substep it was solved at) times the
+  /// anchor's arm from that body's centre, N m. `torqueArm` is sized by the caller, by body index.
+  void geometricStiffness(std::vector<Real>& torqueArm) const;
   /// The solver moved the bodies (integrated positions): every joint's pose is computed again
   /// before the next pass, and the exact groups check how far their bodies turned.
   void posesMoved() {
@@ -195,7 +194,7 @@ class JointSet {
   std::vector<int> wideMembers_;
   std::vector<char> marks_;
   bool wideLoaded_ = false;
-  void buildTree(const std::vector<Body>& bodies, const std::vector<SolverBody>& sbs, bool exact);
+  void buildTree(const std::vector<Body>& bodies, const std::vector<SolverBody>& sbs);
   Softness soft_, treeSoft_;
   Real invH_ = 0.0;
   bool reverse_ = false;
