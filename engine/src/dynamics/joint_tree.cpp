@@ -282,10 +282,10 @@ void JointTree::factorEntry(Entry& e, const std::vector<SolverBody>& sbs) {
   // redundant with rows already eliminated (a bridge's last hinge repeats the tilt that the
   // other hinges already lock) takes bounded impulses instead of impulses as large as 1 / pivot
   // (dropping pivots under a threshold instead left the bridge blowing up or shaking). The
-  // rows give by kMixing times what a row alone would: nothing measurable. Measured again on the
-  // bridge at 085acd5 (600-1200 steps, a driver outside the tree): widest gap 0.42 mm at 1e-7, 0.40
-  // at 1e-5, 0.43 at 1e-4 (here), non-finite at 3e-4, 5e-4 and 1e-3 (an earlier trajectory was
-  // stable to 1e-3, unstable at 3e-3): the margin above 1e-4 is three times, not thirty.
+  // rows give by kMixing times what a row alone would: nothing measurable. The bridge's widest
+  // gap over 1200 steps (a driver outside the tree) at e3440a2, with the joints' geometric
+  // stiffness: 0.26 mm at 1e-7, 0.23 at 1e-5, 0.27 at 1e-4 (here), 40 mm at 3e-4, 257 mm at 1e-3,
+  // 4.3 m at 3e-3; before it (085acd5) 0.42 / 0.40 / 0.43 mm and non-finite from 3e-4 on.
   // Then D = L diag(d) L^T without pivoting; a pivot that rounding left at zero or below (no
   // movable body along the row) is dropped, its impulse kept at 0.
   for (int k = 0; k < m; ++k) {
