@@ -429,9 +429,9 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
     std::sort(touched_.begin(), touched_.end());
     touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
   }
-  // One substep has the groups too since the geometric stiffness (addGeometricStiffness,
-  // contact_solver.cpp): without it the groups let the bridge's planks zig-zag apart at one
-  // substep (gaps of 894 mm; the soft rows' 92 mm), with it 1.1 mm.
+  // One substep has the groups too since the geometric stiffness (geometricStiffness below, taken
+  // as inertia by ContactSolver::prepareBody): without it the groups let the bridge's planks
+  // zig-zag apart at one substep (gaps of 894 mm; the soft rows' 92 mm), with it 1.1 mm.
   buildTree(bodies, sbs);
 }
 
