@@ -479,6 +479,9 @@ void JointSet::geometricStiffness(std::vector<Real>& torqueArm) const {
 void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<SolverBody>& sbs) {
   links_.clear();
   movable_.assign(touched_.empty() ? 0 : static_cast<size_t>(touched_.back()) + 1, 0);
+  partner_.assign(joints_.size(), -1);
+  pairHead_.assign(movable_.size(), -1);
+  pairNext_.clear();
   for (int k : active_) {
     Joint& j = joints_[k];
     j.tree = false;
@@ -488,9 +491,28 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
       const Real ia = bodies[j.a].invMass, ib = bodies[j.b].invMass;
       if (ia > kTreeMassRatio * ib || ib > kTreeMassRatio * ia) continue;
     }
-    if (j.type == JointType::Ball || j.type == JointType::Hinge || j.type == JointType::Fixed ||
-        j.type == JointType::SwingTwist)
+    if (j.type == JointType::Ball) {
+      // A second ball joint between the same two bodies joins the first's entry (partner_):
+      // together they hold the pair as a hinge about the line through their anchors would
+      // (Box3D's bridge sample hangs its planks so).
+      const int lo = std::min(j.sa, j.sb), hi = std::max(j.sa, j.sb);
+      int first = -1;
+      for (int l = pairHead_[lo]; l >= 0 && first < 0; l = pairNext_[l]) {
+        const JointTree::Link& o = links_[l];
+        if (std::max(o.a, o.b) == hi && partner_[o.joint] < 0) first = o.joint;
+      }
+      if (first >= 0) {
+        partner_[first] = k;
+        continue;
+      }
       links_.push_back({k, j.sa, j.sb});
+      pairNext_.push_back(pairHead_[lo]);
+      pairHead_[lo] = static_cast<int>(links_.size()) - 1;
+    } else if (j.type == JointType::Hinge || j.type == JointType::Fixed ||
+               j.type == JointType::SwingTwist) {
+      links_.push_back({k, j.sa, j.sb});
+      pairNext_.push_back(-1);
+    }
   }
   // The groups' structure is a function of the links and the movable bodies alone: built again
   // only when they changed (a joint, a body's sleep or kind, the solver's order of the bodies).
@@ -505,7 +527,10 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
     builtLinks_ = links_;
     builtMovable_ = movable_;
   }
-  for (int e = 0; e < tree_.size(); ++e) joints_[tree_.joint(e)].tree = true;
+  for (int e = 0; e < tree_.size(); ++e) {
+    joints_[tree_.joint(e)].tree = true;
+    if (partner_[tree_.joint(e)] >= 0) joints_[partner_[tree_.joint(e)]].tree = true;
+  }
   // Ball joints outside the groups have no row but the point: four to a row (joint_wide.h).
   scalar_.clear();
   wideMembers_.clear();
@@ -538,6 +563,8 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
     g.joint = tree_.joint(e);
     g.sa = joints_[g.joint].sa;
     g.sb = joints_[g.joint].sb;
+    g.partner = partner_[g.joint];
+    g.flip = g.partner >= 0 && joints_[g.partner].sa != g.sa;
   }
   groupDirty_ = false;
   if (!tree_.empty()) {
@@ -738,6 +765,11 @@ void JointSet::carryErrors() {
     const Vec3 dx = (xB + glm::cross(tB, g.rB)) - (xA + glm::cross(tA, g.rA));
     const Vec3 dt = tB - tA;
     for (int k = 0; k < 3; ++k) g.C[k] = g.C0[k] + dx[k];
+    if (g.partner >= 0) {
+      const Vec3 dx2 = (xB + glm::cross(tB, g.rB2)) - (xA + glm::cross(tA, g.rA2));
+      for (int k = 0; k < 3; ++k) g.C[3 + k] = g.C0[3 + k] + dx2[k];
+      continue;
+    }
     for (int k = 3; k < g.m; ++k) g.C[k] = g.C0[k] + glm::dot(g.axes[k - 3], dt);
   }
 }
@@ -749,7 +781,10 @@ void JointSet::storeGroupImpulses() {
   for (const GroupEntry& g : group_) {
     Joint& j = joints_[g.joint];
     j.linearImpulse = Vec3(g.lambda[0], g.lambda[1], g.lambda[2]);
-    if (g.m > 3) {
+    if (g.partner >= 0) {
+      const Real sign = g.flip ? -1.0 : 1.0;
+      joints_[g.partner].linearImpulse = sign * Vec3(g.lambda[3], g.lambda[4], g.lambda[5]);
+    } else if (g.m > 3) {
       Vec3 L(0.0);
       for (int k = 3; k < g.m; ++k) L += g.lambda[k] * g.axes[k - 3];
       j.angularImpulse = L;
@@ -794,6 +829,7 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       turned = false;
       for (const GroupEntry& g : group_) {
         turned = armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
+                 (g.partner >= 0 && (armTurned(g.sa, g.rA2) || armTurned(g.sb, g.rB2))) ||
                  (g.m > 3 && joints_[g.joint].type == JointType::Hinge && turnOf(g.sa) > limit);
         if (turned) break;
       }
@@ -839,6 +875,26 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       g.rB = p.rB;
       rows.m = 3;
       rows.point = true;  // the rows below add no linear parts
+      if (g.partner >= 0) {
+        // The partner's point, as rows 3-5 along the same world axes (its arms and error in
+        // this entry's a-to-b sense), the rows not a point's alone any more.
+        const Joint& q = joints_[g.partner];
+        const Pose p2 = poseOf(q, sbs[q.sa], sbs[q.sb]);
+        const Real sign = g.flip ? -1.0 : 1.0;
+        g.rA2 = g.flip ? p2.rB : p2.rA;
+        g.rB2 = g.flip ? p2.rA : p2.rB;
+        for (int k = 0; k < 3; ++k) {
+          Vec3 u(0.0);
+          u[k] = 1.0;
+          setRow(3 + k, -u, -glm::cross(g.rA2, u), u, glm::cross(g.rB2, u));
+          g.C[3 + k] = sign * p2.d[k];
+          g.lambda[3 + k] = sign * q.linearImpulse[k];
+        }
+        rows.m = g.m = 6;
+        rows.point = false;
+        std::copy(g.C, g.C + 6, g.C0);
+        continue;
+      }
       // The rotation rows (a hinge's two tilts, with a locked hinge's axis; a fixed joint's
       // three world axes) act on the angular velocities alone, along g.axes.
       if (j.type == JointType::Hinge) {
@@ -888,7 +944,10 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         const SolverBody& B = sbs[g.sb];
         const Vec3 dv = (B.v + glm::cross(B.w, g.rB)) - (A.v + glm::cross(A.w, g.rA));
         for (int k = 0; k < 3; ++k) r[k] = dv[k];
-        if (g.m > 3) {
+        if (g.partner >= 0) {
+          const Vec3 dv2 = (B.v + glm::cross(B.w, g.rB2)) - (A.v + glm::cross(A.w, g.rA2));
+          for (int k = 0; k < 3; ++k) r[3 + k] = dv2[k];
+        } else if (g.m > 3) {
           const Vec3 dw = B.w - A.w;
           for (int k = 3; k < g.m; ++k) r[k] = glm::dot(g.axes[k - 3], dw);
         }
@@ -906,6 +965,14 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         };
         // J^T d: the point's impulse P at the arms, and the rotation rows' torque.
         const Vec3 P(change(0), change(1), change(2));
+        if (g.partner >= 0) {
+          const Vec3 P2(change(3), change(4), change(5));
+          A.v -= A.invMass * (P + P2);
+          A.w -= A.invI * (glm::cross(g.rA, P) + glm::cross(g.rA2, P2));
+          B.v += B.invMass * (P + P2);
+          B.w += B.invI * (glm::cross(g.rB, P) + glm::cross(g.rB2, P2));
+          return;
+        }
         Vec3 torque(0.0);
         for (int k = 3; k < g.m; ++k) torque += change(k) * g.axes[k - 3];
         const Vec3 angA = -glm::cross(g.rA, P) - torque;

@@ -166,14 +166,24 @@ class JointSet {
   // rows as they were built, and the pass's right-hand sides (treeR_, 6 per entry).
   struct GroupEntry {
     int joint = 0, sa = 0, sb = 0;
-    int m = 0;                                         // rows: the point's 3, then rotation rows
-    Vec3 rA{0.0}, rB{0.0};                             // the point's arms
+    int m = 0;              // rows: the point's 3, then rotation rows or the partner's point
+    Vec3 rA{0.0}, rB{0.0};  // the point's arms
+    // A second ball joint between the same two bodies (buildTree's partner_): its point is rows
+    // 3-5, with arms rA2 (on sa) and rB2 (on sb); flip: its body a is the entry's sb.
+    int partner = -1;
+    bool flip = false;
+    Vec3 rA2{0.0}, rB2{0.0};
     Vec3 axes[3] = {Vec3(0.0), Vec3(0.0), Vec3(0.0)};  // rotation rows 3.. (angular parts on b)
     Real lambda[6] = {};         // the rows' accumulated impulses, per substep
     Real C[6] = {}, C0[6] = {};  // position errors now and at the build
   };
   JointTree tree_;
   std::vector<JointTree::Link> links_;
+  // Per joint: the second ball joint between the same two bodies that its group entry solves
+  // with it (buildTree; -1: none). Two ball joints between a pair would be a loop; as one entry
+  // of six point rows (one redundant: the mixing bounds it) they stay in the group.
+  std::vector<int> partner_;
+  std::vector<int> pairHead_, pairNext_;  // buildTree's scratch: ball links by their lower body
   std::vector<char> movable_;
   std::vector<JointTree::Link> builtLinks_;  // tree_'s, as built last (buildTree)
   std::vector<char> builtMovable_;
