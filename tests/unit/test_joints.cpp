@@ -6,6 +6,7 @@
 #include <utility>
 #include <variant>
 
+#include "scene_fixtures.h"
 #include "tumble/scene.h"
 #include "world_fixtures.h"
 
@@ -856,28 +857,9 @@ TEST_CASE("Two ball joints on a plate's edge hinge it: period and half the weigh
 // up to 6 rad/s over its last 5 s; about 10 kJ of kinetic energy). With the pairs as single
 // entries of the groups: 0.32 mm, and 0.15 rad/s alone.
 TEST_CASE("The bridge on pairs of ball joints holds as the hinged one", "[joints][scene]") {
-  auto scene = loadScene(std::string(TUMBLE_SOURCE_DIR) + "/assets/scenes/bridge.json");
-  REQUIRE(scene);
   const bool loaded = GENERATE(true, false);
-  if (!loaded) scene->bodies.resize(43);  // the ground, the piers and the planks
-  std::vector<SceneJoint> balls;
-  for (const SceneJoint& j : scene->joints) {
-    const auto* hinge = std::get_if<HingeJointDef>(&j.def);
-    REQUIRE(hinge);
-    for (int k = 0; k < 2; ++k) {
-      SceneJoint b;
-      BallJointDef ball;
-      ball.anchor = hinge->anchor + Vec3(0.0, 0.0, k == 0 ? -0.9 : 0.9);
-      b.def = ball;
-      // Every other plank's second joint names its bodies the other way round.
-      const bool swap = k == 1 && j.a >= 0 && j.b >= 0 && (j.b % 2 == 0);
-      b.a = swap ? j.b : j.a;
-      b.b = swap ? j.a : j.b;
-      balls.push_back(b);
-    }
-  }
-  scene->joints = balls;
-  auto world = buildWorld(*scene);
+  const Scene scene = bridgeOnBallPairs(loaded);
+  auto world = buildWorld(scene);
   REQUIRE(world);
   World& w = **world;
   REQUIRE(w.jointCount() == 82);
