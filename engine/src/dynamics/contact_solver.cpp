@@ -1749,12 +1749,16 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
         solvePass<false, true, Separation::Measure>(reverse);
       }
       if (hasExact) solveExact(false);
-      // The groups relax beside pass rows alone (their partners, as in the solve passes). With
-      // none (the bridge), the groups' last solve pass is the substep's last word on them: a
-      // relax of the groups after the contacts' took 11% of the bridge's instructions to keep
-      // its widest gap at 0.40 mm rather than 0.43 (and the 1 m pendulum lost more energy with
-      // it: 0.99383 of the first period's over the last, 0.99681 without).
-      if (joints && joints->hasGroups() && joints->hasPassRows())
+      // The groups relax after the contacts, as every soft row does: the relax takes out the
+      // velocity the solve's bias left. From e5de45c to 92817ed they relaxed only beside pass
+      // rows, and a group with none (the bridge) kept that velocity: its position error carried
+      // on as motion. A taut chain then never rested: the bridge's 40 planks with nothing on
+      // them, left at rest, zig-zagged (neighbours turning opposite ways at up to 0.7 rad/s)
+      // with about 4 J of kinetic energy for ever at 4 substeps, 63 J at 8, and blew up at one
+      // and two (1.8 and 3.6 MJ); relaxed, they sleep after 55 steps at 4 substeps (test "A taut
+      // hinge bridge left alone comes to rest"). The relax costs the bridge's step 3-5% (the
+      // factor is kept for it; 11% of the instructions when e5de45c left it out).
+      if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;
     }

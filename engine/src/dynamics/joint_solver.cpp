@@ -23,22 +23,6 @@ namespace tumble {
 namespace {
 
 constexpr Real kJointDampingRatio = 2.0;  // Box2D v3's default joint damping ratio
-// The exact groups' damping ratio, at their stiffness of the substep rate. Each substep the soft
-// step corrects biasRate h = omega h / (2 zeta + omega h) of a group's position error: 0.61 at
-// zeta 2, 0.24 at 10. At 2 a taut chain never rested: the bridge's 40 planks with nothing on
-// them, left at rest, zig-zagged (neighbours turning opposite ways at up to 0.7 rad/s) with 4 J
-// of kinetic energy for ever at 4 substeps, 63 J at 8, and blew up at one and two (1.8 and
-// 3.6 MJ). The gain decides it: other hertz and zeta with a gain of 0.56 zig-zagged alike, and
-// lowering the point rows' gain alone cured it (the tilt rows' errors are 0 on the planar bridge);
-// rebuilding the rows at every pass, each measuring the error afresh, made it worse (1150 J). So
-// the likely pump is the error measured at each step's build beyond the one carried linearly since
-// (the turning arms' second-order drift), fed back with a large gain. At 10: 0.09 J at 4 substeps
-// (asleep after 29 s), asleep after 32 steps at 8, 4 J at one (test "A taut hinge bridge left alone
-// comes to rest"); 8 grew again after 15 s. The steady stretch under a load, F / (m omega^2), does
-// not depend on zeta; errors close more slowly (the loaded bridge's widest gap 0.27 -> 0.38 mm, the
-// ragdolls' 3.9 -> 4.7 mm, the door's limit 0.59 -> 0.81 degrees). The contacts' push-out
-// spring has the same ratio (settings.h).
-constexpr Real kGroupDampingRatio = 10.0;
 
 // A joint whose bodies' masses differ by more than this stays iterative (soft, its row mass the
 // lighter body's). In an exact group the heavy body's whole inertia reaches the light one, whose
@@ -395,7 +379,7 @@ void JointSet::prepare(const std::vector<Body>& bodies, const std::vector<int>& 
   // joint gives less where a contact stops one body of a group (ragdolls landing on stair edges,
   // 4 substeps, widest anchor gap with the groups solved before the contacts: 50 mm at 60 Hz,
   // 30 mm at 120 Hz, 17.8 mm at 240 Hz; after the contacts at 240 Hz: 5.5 mm).
-  treeSoft_ = makeSoftness(invH_, kGroupDampingRatio, h);
+  treeSoft_ = makeSoftness(invH_, kJointDampingRatio, h);
   active_.clear();
   reverse_ = false;
   touched_.clear();
