@@ -1750,7 +1750,7 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       }
       if (hasExact) solveExact(false);
       // The groups relax after the contacts, as every soft row does: the relax takes out the
-      // velocity the solve's bias left. From e5de45c to 92817ed they relaxed only beside pass
+      // velocity the solve's bias left. From e5de45c until fac84ed they relaxed only beside pass
       // rows, and a group with none (the bridge) kept that velocity: its position error carried
       // on as motion. A taut chain then never rested: the bridge's 40 planks with nothing on
       // them, left at rest, zig-zagged (neighbours turning opposite ways at up to 0.7 rad/s)
