@@ -288,7 +288,7 @@ TEST_CASE("A 50-link chain holding a mass 50 times a link stretches < 1% and res
                         << ", fastest " << fastest << " m/s");
   CHECK(worstStretch < 0.01);
   CHECK(hang < 1.01 * link * n);
-  CHECK(fastest < 0.1);
+  CHECK(fastest < 0.05);
 }
 
 TEST_CASE("A fixed joint keeps the relative pose under load", "[joints]") {
@@ -741,7 +741,7 @@ TEST_CASE("The bridge holds boxes 39 times a plank's mass", "[joints][scene]") {
 
 // The bridge's 40 planks with nothing on them, left at rest: a taut chain (19.9 m between the
 // piers, 20 m of planks) whose zig-zag is held by its tension alone. While the exact groups did
-// not relax when the passes had no joint row (e5de45c to 92817ed; contact_solver.cpp), the
+// not relax when the passes had no joint row (e5de45c until fac84ed; contact_solver.cpp), the
 // velocity their bias left stayed in the planks and the chain never rested: over its last 5 s
 // its planks turned at up to 0.69 rad/s at 4 substeps, 4.3 rad/s at 8, and at 2 it blew up
 // (85 rad/s, 3.6 MJ). Relaxed: 0.083 rad/s at 2, and asleep after 55 steps at 4 and 31 at 8.
