@@ -1753,11 +1753,11 @@ void ContactSolver::step(std::vector<Body>& bodies, std::vector<Manifold>& manif
       // velocity the solve's bias left. From e5de45c until fac84ed they relaxed only beside pass
       // rows, and a group with none (the bridge) kept that velocity: its position error carried
       // on as motion. A taut chain then never rested: the bridge's 40 planks with nothing on
-      // them, left at rest, zig-zagged (neighbours turning opposite ways at up to 0.7 rad/s)
-      // with about 4 J of kinetic energy for ever at 4 substeps, 63 J at 8, and blew up at one
-      // and two (1.8 and 3.6 MJ); relaxed, they sleep after 55 steps at 4 substeps (test "A taut
-      // hinge bridge left alone comes to rest"). The relax costs the bridge's step 3-5% (the
-      // factor is kept for it; 11% of the instructions when e5de45c left it out).
+      // them, left at rest, zig-zagged (neighbours turning opposite ways at up to 0.7 rad/s) for
+      // ever at 4 substeps and blew up at two; relaxed, they sleep after 55 steps at 4 substeps
+      // (test "A taut hinge bridge left alone comes to rest"). The relax costs the bridge's
+      // step 3-5% (a driver; the factor is kept for it; 11% of the instructions when e5de45c
+      // left it out).
       if (joints && joints->hasGroups())
         jointPass(*joints, [&](JointSet& js) { js.solveGroups(solverBodies_, false); });
       reverse = !reverse;
