@@ -1,0 +1,274 @@
+// Box3D on issue 15's joint scenes beside Tumble, in one process, one thread: a Tumble scene file
+// (default bridge) loaded by Tumble, its bodies and joints built again through Box3D's public API
+// (boxes as b3MakeBoxHull, spheres and capsules as Box3D's own; Tumble's masses, frictions,
+// poses and velocities; a hinge as b3RevoluteJointDef with the frame's z along the axis and its
+// limits and motor; a ball as b3SphericalJointDef; a swing-twist as b3SphericalJointDef with the
+// cone and the twist limit about z), Box3D's world defaults otherwise (soft joints and contacts,
+// sleeping on), the scene's gravity, 1/60 s with SUBSTEPS substeps (default 4, Tumble's default).
+// Tumble and Box3D run alternately, ROUNDS rounds (default 3) of STEPS steps (default 600):
+// thread CPU time per step, mean and median of the steps, the widest anchor gap of any joint at
+// any step, the bodies awake at the end and the lowest dynamic body's centre (a body off the
+// bridge or through the ground shows there). Printed, never asserted.
+//
+// Not part of Tumble's build: it needs a Box3D checkout built by tests/bench/box3d/compare.sh
+// (BOX3D/build-tumble) and Tumble's release build. From the repository root, one line:
+//   g++ -O2 -std=c++20 -DTUMBLE_SOLVER_FLOAT -DGLM_FORCE_CTOR_INIT -DGLM_ENABLE_EXPERIMENTAL
+//     -I engine/include -I BOX3D/include tests/bench/box3d/joints.cpp
+//     build/release/engine/libtumble.a BOX3D/build-tumble/src/libbox3d.a -lqhull_r
+//     -ltinyobjloader -lpthread -o /tmp/b3joints
+// then `taskset -c 1 /tmp/b3joints assets/scenes/bridge.json [STEPS [SUBSTEPS [ROUNDS]]]`.
+// Read, never copied: nothing of Box3D enters Tumble's build.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "box3d/box3d.h"
+#include "tumble/scene.h"
+#include "tumble/world.h"
+
+namespace {
+
+using tumble::Real;
+using tumble::Vec3;
+
+double threadMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+struct Result {
+  std::vector<double> ms;
+  double gap = 0.0;
+  int awake = 0;
+  double lowest = 1e30;  // m, the lowest dynamic body's centre at the end (a sanity check)
+  double mean() const {
+    double m = 0.0;
+    for (double x : ms) m += x / static_cast<double>(ms.size());
+    return m;
+  }
+  double median() const {
+    std::vector<double> s = ms;
+    std::sort(s.begin(), s.end());
+    return s[s.size() / 2];
+  }
+};
+
+b3Vec3 v3(const Vec3& v) {
+  return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)};
+}
+b3Quat q3(const tumble::Quat& q) {
+  return {{static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z)},
+          static_cast<float>(q.w)};
+}
+
+// The rotation of a world frame whose z axis is `axis` (unit).
+tumble::Quat frameAlongZ(const Vec3& axis) {
+  const Vec3 x = std::abs(axis.y) < 0.9 ? glm::normalize(glm::cross(Vec3(0, 1, 0), axis))
+                                        : glm::normalize(glm::cross(Vec3(1, 0, 0), axis));
+  const Vec3 y = glm::cross(axis, x);
+  return glm::quat_cast(tumble::Mat3(x, y, axis));
+}
+
+std::unique_ptr<tumble::World> loadTumble(const char* file) {
+  auto scene = tumble::loadScene(file);
+  if (!scene) {
+    std::fprintf(stderr, "joints: %s\n", scene.error().c_str());
+    std::exit(2);
+  }
+  auto world = tumble::buildWorld(*scene);
+  if (!world) {
+    std::fprintf(stderr, "joints: %s\n", world.error().c_str());
+    std::exit(2);
+  }
+  return std::move(*world);
+}
+
+Result runTumble(const char* file, int steps) {
+  auto world = loadTumble(file);
+  Result r;
+  for (int i = 0; i < steps; ++i) {
+    const double t0 = threadMs();
+    (void)world->step(1.0 / 60.0);
+    r.ms.push_back(threadMs() - t0);
+    for (tumble::JointId id : world->jointIds()) {
+      const tumble::JointView v = *world->joint(id);
+      r.gap = std::max(r.gap, static_cast<double>(glm::length(v.anchorA - v.anchorB)));
+    }
+  }
+  for (tumble::BodyId id : world->bodyIds()) {
+    const tumble::BodyView b = *world->body(id);
+    r.awake += b.isDynamic() && b.awake;
+    if (b.isDynamic()) r.lowest = std::min(r.lowest, static_cast<double>(b.centerOfMass.y));
+  }
+  return r;
+}
+
+struct Anchor {
+  b3BodyId a, b;
+  b3Vec3 inA, inB;
+};
+
+Result runBox3d(const char* file, int steps, int substeps) {
+  auto world = loadTumble(file);
+  const tumble::Scene scene = *tumble::loadScene(file);
+  b3WorldDef def = b3DefaultWorldDef();
+  def.workerCount = 1;
+  def.gravity = v3(world->settings().gravity);
+  b3WorldId wid = b3CreateWorld(&def);
+  std::vector<b3BodyId> ids;
+  std::vector<tumble::Transform> poses;  // Tumble's centre-of-mass frames
+  for (tumble::BodyId id : world->bodyIds()) {
+    const tumble::BodyView b = *world->body(id);
+    b3BodyDef bd = b3DefaultBodyDef();
+    bd.type = b.isDynamic() ? b3_dynamicBody : b3_staticBody;
+    bd.position = {static_cast<float>(b.centerOfMass.x), static_cast<float>(b.centerOfMass.y),
+                   static_cast<float>(b.centerOfMass.z)};
+    bd.rotation = q3(b.rotation);
+    bd.linearVelocity = v3(b.linearVelocity);
+    bd.angularVelocity = v3(b.angularVelocity);
+    b3BodyId bid = b3CreateBody(wid, &bd);
+    b3ShapeDef sd = b3DefaultShapeDef();
+    sd.baseMaterial.friction = static_cast<float>(b.friction);
+    sd.density = 1.0f;
+    b3ShapeId sid;
+    const Vec3 off = -b.localCenterOfMass;  // the shape's origin in the centre-of-mass frame
+    if (const tumble::RoundCore* round = b.shape.round()) {
+      if (round->count == 1) {
+        b3Sphere s{v3(round->points[0] + off), static_cast<float>(round->radius)};
+        sid = b3CreateSphereShape(bid, &sd, &s);
+      } else {
+        b3Capsule c{v3(round->points[0] + off), v3(round->points[1] + off),
+                    static_cast<float>(round->radius)};
+        sid = b3CreateCapsuleShape(bid, &sd, &c);
+      }
+    } else if (b.shape.hull() && b.shape.hull()->vertices().size() == 8) {
+      const tumble::Aabb box = b.shape.bounds(tumble::Transform{});
+      const Vec3 h = 0.5 * (box.upper - box.lower), c = 0.5 * (box.upper + box.lower) + off;
+      b3BoxHull hull = b3MakeOffsetBoxHull(static_cast<float>(h.x), static_cast<float>(h.y),
+                                           static_cast<float>(h.z), v3(c));
+      sid = b3CreateHullShape(bid, &sd, &hull.base);
+    } else {
+      std::fprintf(stderr, "joints: body %d is not a box, sphere or capsule\n", id.index);
+      std::exit(2);
+    }
+    if (b.isDynamic()) {
+      const float m = b3Body_GetMass(bid);
+      b3Shape_SetDensity(sid, static_cast<float>(b.mass) / m, true);
+    }
+    ids.push_back(bid);
+    poses.push_back({b.centerOfMass, b.rotation});
+  }
+  b3BodyDef gd = b3DefaultBodyDef();
+  const b3BodyId ground = b3CreateBody(wid, &gd);  // the static world of a = -1 or b = -1
+  auto body = [&](int i) { return i >= 0 ? ids[static_cast<size_t>(i)] : ground; };
+  auto pose = [&](int i) { return i >= 0 ? poses[static_cast<size_t>(i)] : tumble::Transform{}; };
+  std::vector<Anchor> anchors;
+  for (const tumble::SceneJoint& sj : scene.joints) {
+    const tumble::Transform ta = pose(sj.a), tb = pose(sj.b);
+    auto base = [&](const Vec3& anchor, const Vec3& axis) {
+      b3JointDef jd{};
+      jd.bodyIdA = body(sj.a);
+      jd.bodyIdB = body(sj.b);
+      const tumble::Quat f = frameAlongZ(glm::normalize(axis));
+      jd.localFrameA = {v3(glm::conjugate(ta.rotation) * (anchor - ta.position)),
+                        q3(glm::conjugate(ta.rotation) * f)};
+      jd.localFrameB = {v3(glm::conjugate(tb.rotation) * (anchor - tb.position)),
+                        q3(glm::conjugate(tb.rotation) * f)};
+      anchors.push_back({jd.bodyIdA, jd.bodyIdB, jd.localFrameA.p, jd.localFrameB.p});
+      return jd;
+    };
+    if (const auto* h = std::get_if<tumble::HingeJointDef>(&sj.def)) {
+      b3RevoluteJointDef d = b3DefaultRevoluteJointDef();
+      const b3JointDef jd = base(h->anchor, h->axis);
+      d.base.bodyIdA = jd.bodyIdA;
+      d.base.bodyIdB = jd.bodyIdB;
+      d.base.localFrameA = jd.localFrameA;
+      d.base.localFrameB = jd.localFrameB;
+      d.enableLimit = h->limits.enabled;
+      d.lowerAngle = static_cast<float>(h->limits.lower);
+      d.upperAngle = static_cast<float>(h->limits.upper);
+      d.enableMotor = h->motor.enabled;
+      d.motorSpeed = static_cast<float>(h->motor.speed);
+      d.maxMotorTorque = static_cast<float>(h->motor.maxEffort);
+      b3CreateRevoluteJoint(wid, &d);
+    } else if (const auto* s = std::get_if<tumble::SwingTwistJointDef>(&sj.def)) {
+      b3SphericalJointDef d = b3DefaultSphericalJointDef();
+      const b3JointDef jd = base(s->anchor, s->axis);
+      d.base.bodyIdA = jd.bodyIdA;
+      d.base.bodyIdB = jd.bodyIdB;
+      d.base.localFrameA = jd.localFrameA;
+      d.base.localFrameB = jd.localFrameB;
+      d.enableConeLimit = true;
+      d.coneAngle = static_cast<float>(s->swing);
+      d.enableTwistLimit = true;
+      d.lowerTwistAngle = static_cast<float>(s->twistLower);
+      d.upperTwistAngle = static_cast<float>(s->twistUpper);
+      b3CreateSphericalJoint(wid, &d);
+    } else if (const auto* ball = std::get_if<tumble::BallJointDef>(&sj.def)) {
+      b3SphericalJointDef d = b3DefaultSphericalJointDef();
+      const b3JointDef jd = base(ball->anchor, Vec3(0, 0, 1));
+      d.base.bodyIdA = jd.bodyIdA;
+      d.base.bodyIdB = jd.bodyIdB;
+      d.base.localFrameA = jd.localFrameA;
+      d.base.localFrameB = jd.localFrameB;
+      b3CreateSphericalJoint(wid, &d);
+    } else {
+      std::fprintf(stderr, "joints: a joint kind this driver does not translate\n");
+      std::exit(2);
+    }
+  }
+  Result r;
+  for (int i = 0; i < steps; ++i) {
+    const double t0 = threadMs();
+    b3World_Step(wid, 1.0f / 60.0f, substeps);
+    r.ms.push_back(threadMs() - t0);
+    for (const Anchor& an : anchors) {
+      const b3Pos pa = b3Body_GetWorldPoint(an.a, an.inA), pb = b3Body_GetWorldPoint(an.b, an.inB);
+      const double dx = pa.x - pb.x, dy = pa.y - pb.y, dz = pa.z - pb.z;
+      r.gap = std::max(r.gap, std::sqrt(dx * dx + dy * dy + dz * dz));
+    }
+  }
+  for (b3BodyId id : ids) {
+    if (b3Body_GetType(id) != b3_dynamicBody) continue;
+    r.awake += b3Body_IsAwake(id);
+    r.lowest = std::min(r.lowest, static_cast<double>(b3Body_GetPosition(id).y));
+  }
+  b3DestroyWorld(wid);
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* file = argc > 1 ? argv[1] : "assets/scenes/bridge.json";
+  const int steps = argc > 2 ? std::atoi(argv[2]) : 600;
+  const int substeps = argc > 3 ? std::atoi(argv[3]) : 4;
+  const int rounds = argc > 4 ? std::atoi(argv[4]) : 3;
+  if (steps < 1 || substeps < 1 || rounds < 1) {
+    std::fprintf(stderr, "usage: joints [SCENE.json [STEPS [SUBSTEPS [ROUNDS]]]]\n");
+    return 2;
+  }
+  std::printf(
+      "%s, %d steps of 1/60 s, Box3D %d substeps, Tumble its scene's settings; thread "
+      "CPU ms per step\n",
+      file, steps, substeps);
+  std::printf("%5s %9s %9s %9s %9s %7s %7s %13s %10s %13s\n", "round", "t mean", "b3 mean",
+              "t median", "b3 median", "mean r", "med r", "gap t/b3 mm", "awake t/b3",
+              "lowest t/b3 m");
+  for (int k = 1; k <= rounds; ++k) {
+    const Result t = runTumble(file, steps);
+    const Result b = runBox3d(file, steps, substeps);
+    std::printf("%5d %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %6.1f/%-6.1f %5d/%-4d %6.3f/%.3f\n", k,
+                t.mean(), b.mean(), t.median(), b.median(), t.mean() / b.mean(),
+                t.median() / b.median(), 1e3 * t.gap, 1e3 * b.gap, t.awake, b.awake, t.lowest,
+                b.lowest);
+    std::fflush(stdout);
+  }
+  return 0;
+}
