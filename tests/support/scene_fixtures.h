@@ -22,31 +22,39 @@ inline std::unique_ptr<World> loadAssetScene(const char* name) {
   return std::move(*world);
 }
 
-/// assets/scenes/bridge.json with each hinge replaced by two ball joints on its line, 0.9 m to
-/// either side of its anchor (Box3D's bridge sample hangs its planks so); every other plank's
-/// second joint names its bodies the other way round. `loaded` false: the ground, the piers and
-/// the 40 planks alone.
-inline Scene bridgeOnBallPairs(bool loaded) {
+/// assets/scenes/bridge.json with each hinge replaced by two joints on its line, 0.9 m to either
+/// side of its anchor: two ball joints (Box3D's bridge sample hangs its planks so), or with
+/// `hinges` two hinges about the same axis (a door's two hinges); every other plank's second joint
+/// names its bodies the other way round. `loaded` false: the ground, the piers and the 40 planks
+/// alone.
+inline Scene bridgeOnPairs(bool loaded, bool hinges = false) {
   auto scene =
       loadScene(std::filesystem::path(TUMBLE_SOURCE_DIR) / "assets" / "scenes" / "bridge.json");
   REQUIRE(scene);
   if (!loaded) scene->bodies.resize(43);
-  std::vector<SceneJoint> balls;
+  std::vector<SceneJoint> pairs;
   for (const SceneJoint& j : scene->joints) {
     const auto* hinge = std::get_if<HingeJointDef>(&j.def);
     REQUIRE(hinge);
     for (int k = 0; k < 2; ++k) {
-      SceneJoint b;
-      BallJointDef ball;
-      ball.anchor = hinge->anchor + Vec3(0.0, 0.0, k == 0 ? -0.9 : 0.9);
-      b.def = ball;
+      SceneJoint p;
+      const Vec3 anchor = hinge->anchor + Vec3(0.0, 0.0, k == 0 ? -0.9 : 0.9);
+      if (hinges) {
+        HingeJointDef h = *hinge;
+        h.anchor = anchor;
+        p.def = h;
+      } else {
+        BallJointDef ball;
+        ball.anchor = anchor;
+        p.def = ball;
+      }
       const bool swap = k == 1 && j.a >= 0 && j.b >= 0 && (j.b % 2 == 0);
-      b.a = swap ? j.b : j.a;
-      b.b = swap ? j.a : j.b;
-      balls.push_back(b);
+      p.a = swap ? j.b : j.a;
+      p.b = swap ? j.a : j.b;
+      pairs.push_back(p);
     }
   }
-  scene->joints = balls;
+  scene->joints = pairs;
   return std::move(*scene);
 }
 

@@ -236,6 +236,32 @@ TEST_CASE("A joint group with a loop is left to the iterative rows", "[joints][t
   CHECK(tree.size() == 3);
 }
 
+TEST_CASE("setLeavePairLoops leaves a pair's later joints out, not its group", "[joints][tree]") {
+  // A chain 1-2-3-4 from the world with second and third joints between 2 and 3 (either order)
+  // and a second between 3 and 4: the later ones are left out, the chain kept.
+  std::vector<char> movable(6, 1);
+  movable[0] = 0;
+  const std::vector<JointTree::Link> chain = {{0, 0, 1}, {1, 1, 2}, {2, 2, 3}, {3, 3, 2},
+                                              {4, 4, 3}, {5, 2, 3}, {6, 3, 4}};
+  auto kept = [&](const std::vector<JointTree::Link>& links, bool leave) {
+    JointTree tree;
+    tree.setLeavePairLoops(leave);
+    tree.build(links, movable);
+    std::vector<int> joints;
+    for (int e = 0; e < tree.size(); ++e) joints.push_back(tree.joint(e));
+    std::sort(joints.begin(), joints.end());
+    return joints;
+  };
+  CHECK(kept(chain, true) == std::vector<int>{0, 1, 2, 4});
+  CHECK(kept(chain, false).empty());  // without it the pairs are loops, as above
+  // A loop through other bodies still leaves its group out; another group stays.
+  const std::vector<JointTree::Link> loop = {{0, 1, 2}, {1, 2, 3}, {2, 3, 1}, {3, 2, 1}, {4, 4, 5}};
+  CHECK(kept(loop, true) == std::vector<int>{4});
+  // A pair whose second joint comes first in another group's order: the same joints left out.
+  const std::vector<JointTree::Link> pair = {{0, 5, 4}, {1, 4, 5}, {2, 0, 4}};
+  CHECK(kept(pair, true) == std::vector<int>{0, 2});
+}
+
 TEST_CASE("The tree solve of redundant rows stays bounded and meets consistent rows",
           "[joints][tree]") {
   // One body on two world joints with the same three rows: K is singular. The mixing makes the

@@ -168,6 +168,30 @@ bool hasAxial(const Joint& j) {
   return (hasSpring(j) || j.motor.enabled || j.limits.enabled) && !(j.tree && lockedHinge(j));
 }
 
+// A hinge that may share a group entry with a second hinge about its axis between the same two
+// bodies (JointSet::buildTree, partner_): both bodies dynamic (two hinges to the world or to a
+// kinematic body are two entries at one body, no loop) and not locked (a locked hinge's entry
+// holds its axis row).
+bool pairableHinge(const Joint& j, const std::vector<Body>& bodies) {
+  return j.type == JointType::Hinge && j.a >= 0 && j.b >= 0 && bodies[j.a].isDynamic() &&
+         bodies[j.b].isDynamic() && !lockedHinge(j);
+}
+
+// Whether hinge q's axis is hinge j's (the same bodies, either order), as body j.a sees them:
+// parallel axes, and q's anchor on j's axis at least kMinSpan from j's (two anchors closer than
+// that would hold the axis's tilt by too short an arm). Both are fixed in the bodies.
+constexpr Real kCoaxial = 1e-3;  // rad of the axes' angle, and of the anchors' line off the axis
+constexpr Real kMinSpan = 0.01;  // m
+
+bool coaxial(const Joint& j, const Joint& q) {
+  const bool flip = q.a != j.a;
+  const Vec3 axis = axisOf(j.frameA), other = axisOf(flip ? q.frameB : q.frameA);
+  const Vec3 d = (flip ? q.localAnchorB : q.localAnchorA) - j.localAnchorA;
+  const Real span = glm::length(d);
+  return span >= kMinSpan && glm::length(glm::cross(axis, other)) < kCoaxial &&
+         glm::length(glm::cross(axis, d)) < kCoaxial * span;
+}
+
 // Spring (to `target`), motor and limits of a joint's free coordinate along row J.
 // m: the row's mass, 1 / (J M^-1 J^T).
 void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
@@ -475,18 +499,27 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
       const Real ia = bodies[j.a].invMass, ib = bodies[j.b].invMass;
       if (ia > kTreeMassRatio * ib || ib > kTreeMassRatio * ia) continue;
     }
-    if (j.type == JointType::Ball) {
+    if (j.type == JointType::Ball || pairableHinge(j, bodies)) {
       // A second ball joint between the same two bodies joins the first's entry (partner_):
       // together they hold the pair as a hinge about the line through their anchors would
-      // (Box3D's bridge sample hangs its planks so).
+      // (Box3D's bridge sample hangs its planks so). So does a second hinge about the first's
+      // axis (a door's two hinges on a moving frame): the two anchors on the axis hold it as
+      // the hinges' tilt rows would, and the entry solves the two points alone.
       const int lo = std::min(j.sa, j.sb), hi = std::max(j.sa, j.sb);
       int first = -1;
       for (int l = pairHead_[lo]; l >= 0 && first < 0; l = pairNext_[l]) {
         const JointTree::Link& o = links_[l];
-        if (std::max(o.a, o.b) == hi && partner_[o.joint] < 0) first = o.joint;
+        const Joint& f = joints_[o.joint];
+        if (std::max(o.a, o.b) == hi && partner_[o.joint] < 0 && f.type == j.type &&
+            (j.type == JointType::Ball || coaxial(f, j)))
+          first = o.joint;
       }
       if (first >= 0) {
         partner_[first] = k;
+        if (j.type == JointType::Hinge) {  // no tilt rows: the points hold the axis
+          joints_[first].angularImpulse = Vec3(0.0);
+          j.angularImpulse = Vec3(0.0);
+        }
         continue;
       }
       links_.push_back({k, j.sa, j.sb});
@@ -507,6 +540,7 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
                                     });
   if (!sameLinks) {
     tree_.setPairs(true);  // (solveGroups' passes: JointTree::solveWith)
+    tree_.setLeavePairLoops(true);
     tree_.build(links_, movable_);
     builtLinks_ = links_;
     builtMovable_ = movable_;
@@ -814,7 +848,8 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       for (const GroupEntry& g : group_) {
         turned = armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
                  (g.partner >= 0 && (armTurned(g.sa, g.rA2) || armTurned(g.sb, g.rB2))) ||
-                 (g.m > 3 && joints_[g.joint].type == JointType::Hinge && turnOf(g.sa) > limit);
+                 (g.partner < 0 && g.m > 3 && joints_[g.joint].type == JointType::Hinge &&
+                  turnOf(g.sa) > limit);
         if (turned) break;
       }
     }

@@ -168,8 +168,9 @@ class JointSet {
     int joint = 0, sa = 0, sb = 0;
     int m = 0;              // rows: the point's 3, then rotation rows or the partner's point
     Vec3 rA{0.0}, rB{0.0};  // the point's arms
-    // A second ball joint between the same two bodies (buildTree's partner_): its point is rows
-    // 3-5, with arms rA2 (on sa) and rB2 (on sb); flip: its body a is the entry's sb.
+    // A second ball joint between the same two bodies, or a second hinge about the same axis
+    // (buildTree's partner_): its point is rows 3-5, with arms rA2 (on sa) and rB2 (on sb); flip:
+    // its body a is the entry's sb. A hinge's entry with a partner has no tilt rows.
     int partner = -1;
     bool flip = false;
     Vec3 rA2{0.0}, rB2{0.0};
@@ -179,11 +180,14 @@ class JointSet {
   };
   JointTree tree_;
   std::vector<JointTree::Link> links_;
-  // Per joint: the second ball joint between the same two bodies that its group entry solves
-  // with it (buildTree; -1: none). Two ball joints between a pair would be a loop; as one entry
-  // of six point rows (one redundant: the mixing bounds it) they stay in the group.
+  // Per joint: the second ball joint between the same two bodies, or the second hinge about the
+  // same axis between two dynamic bodies, that its group entry solves with it (buildTree; -1:
+  // none). Two joints between a pair would be a loop; as one entry of their two points' six
+  // rows (one redundant: the mixing bounds it) they stay in the group. Another second joint
+  // between a pair is left to the passes (JointTree::setLeavePairLoops).
   std::vector<int> partner_;
-  std::vector<int> pairHead_, pairNext_;  // buildTree's scratch: ball links by their lower body
+  // buildTree's scratch: the ball and pairable hinge links by their lower solver body
+  std::vector<int> pairHead_, pairNext_;
   std::vector<char> movable_;
   std::vector<JointTree::Link> builtLinks_;  // tree_'s, as built last (buildTree)
   std::vector<char> builtMovable_;

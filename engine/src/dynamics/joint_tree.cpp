@@ -44,6 +44,14 @@ Real rowScale(const SolverBody& b, const Real* row, int k) {
 
 }  // namespace
 
+bool JointTree::linked(const std::vector<Link>& links, int a, int b) const {
+  for (int s = firstLink_[a]; s >= 0; s = nextLink_[s]) {
+    const Link& l = links[s / 2];
+    if ((s % 2 == 0 ? l.b : l.a) == b) return true;
+  }
+  return false;
+}
+
 void JointTree::build(const std::vector<Link>& links, const std::vector<char>& movable) {
   usePairs_ = false;
   entries_.clear();
@@ -64,6 +72,7 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
     const bool ma = isMovable(l.a), mb = isMovable(l.b);
     if (ma && mb) {
       const int ra = findRoot(parent_, l.a), rb = findRoot(parent_, l.b);
+      if (ra == rb && leavePairLoops_ && linked(links, l.a, l.b)) continue;
       if (ra == rb) {
         loop_[ra] = 1;  // a second path between two bodies: not a tree
       } else {

@@ -36,8 +36,9 @@ class JointTree {
   };
 
   /// Groups `links` by the movable bodies they connect (`movable[solver body]`); a group whose
-  /// joints form a loop (two joints between the same pair included) is left out. Lists the
-  /// joints kept in elimination order (`entries()`); deterministic in the order of `links`.
+  /// joints form a loop (two joints between the same pair included, unless setLeavePairLoops) is
+  /// left out. Lists the joints kept in elimination order (`entries()`); deterministic in the
+  /// order of `links`.
   void build(const std::vector<Link>& links, const std::vector<char>& movable);
   bool empty() const { return entries_.empty(); }
   int size() const { return static_cast<int>(entries_.size()); }
@@ -90,6 +91,11 @@ class JointTree {
   /// groups do, the contact groups, which solve() alone, do not) and the entries' pairs at most
   /// kPairsPerEntry per entry (a body with many joints has pairs in the square of their number).
   void setPairs(bool on) { wantPairs_ = on; }
+  /// Whether a link between two movable bodies that an earlier link already joins (a second hinge
+  /// on a door's frame, a third ball joint between two bodies) is left out of the groups alone,
+  /// its group kept, instead of leaving the whole group out as a loop; the caller solves the
+  /// links left out otherwise (they have no entry). Set before build; the joints' groups do.
+  void setLeavePairLoops(bool on) { leavePairLoops_ = on; }
   bool usesPairs() const { return usePairs_; }
   static constexpr int kPairsPerEntry = 4;
 
@@ -158,7 +164,9 @@ class JointTree {
   std::vector<Mat6> H_, Ht_;          // per pair: H and its transpose (the forward's rows)
   std::vector<Real> yhat_;            // per entry, 6: the forward values before the pivot solve
   std::vector<int> upHead_, upNext_;  // build's scratch: entries by their up body
-  bool wantPairs_ = false, usePairs_ = false;
+  bool wantPairs_ = false, usePairs_ = false, leavePairLoops_ = false;
+  // Whether an earlier link (in build's adjacency) joins bodies a and b.
+  bool linked(const std::vector<Link>& links, int a, int b) const;
   // Calls f(integral_constant m, bool_constant point) for entry e.
   template <class F>
   static void withShape(const Entry& e, F&& f);
