@@ -236,7 +236,8 @@ TEST_CASE("A joint group with a loop is left to the iterative rows", "[joints][t
   CHECK(tree.size() == 3);
 }
 
-TEST_CASE("setLeavePairLoops leaves a pair's later joints out, not its group", "[joints][tree]") {
+TEST_CASE("setLeavePairLoops and setOpenLoops leave loops' closing joints out, not their group",
+          "[joints][tree]") {
   // A chain 1-2-3-4 from the world with second and third joints between 2 and 3 (either order)
   // and a second between 3 and 4: the later ones are left out, the chain kept.
   std::vector<char> movable(6, 1);
@@ -257,6 +258,29 @@ TEST_CASE("setLeavePairLoops leaves a pair's later joints out, not its group", "
   // A loop through other bodies still leaves its group out; another group stays.
   const std::vector<JointTree::Link> loop = {{0, 1, 2}, {1, 2, 3}, {2, 3, 1}, {3, 2, 1}, {4, 4, 5}};
   CHECK(kept(loop, true) == std::vector<int>{4});
+  // setOpenLoops(n): up to n links closing loops through other bodies are left out alone; a group
+  // with more is left out whole. The triangle 1-2-3 closed by joint 2; two triangles sharing
+  // body 3 (3-4-5 closed by joint 5) have one closing link each.
+  auto open = [&](const std::vector<JointTree::Link>& links, int n) {
+    JointTree tree;
+    tree.setLeavePairLoops(true);
+    tree.setOpenLoops(n);
+    tree.build(links, movable);
+    std::vector<int> joints;
+    for (int e = 0; e < tree.size(); ++e) joints.push_back(tree.joint(e));
+    std::sort(joints.begin(), joints.end());
+    return joints;
+  };
+  const std::vector<JointTree::Link> triangle = {{0, 1, 2}, {1, 2, 3}, {2, 3, 1}, {3, 0, 1}};
+  CHECK(open(triangle, 1) == std::vector<int>{0, 1, 3});
+  CHECK(open(triangle, 0).empty());
+  const std::vector<JointTree::Link> two = {{0, 1, 2}, {1, 2, 3}, {2, 3, 1},
+                                            {3, 3, 4}, {4, 4, 5}, {5, 5, 3}};
+  CHECK(open(two, 2) == std::vector<int>{0, 1, 3, 4});
+  CHECK(open(two, 1).empty());
+  // A pair's second joint is not counted: the triangle with a second joint 1-2 still opens.
+  const std::vector<JointTree::Link> both = {{0, 1, 2}, {1, 2, 1}, {2, 2, 3}, {3, 3, 1}};
+  CHECK(open(both, 1) == std::vector<int>{0, 2});
   // A pair whose second joint comes first in another group's order: the same joints left out.
   const std::vector<JointTree::Link> pair = {{0, 5, 4}, {1, 4, 5}, {2, 0, 4}};
   CHECK(kept(pair, true) == std::vector<int>{0, 2});

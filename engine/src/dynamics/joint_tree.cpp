@@ -54,6 +54,7 @@ bool JointTree::linked(const std::vector<Link>& links, int a, int b) const {
 
 void JointTree::build(const std::vector<Link>& links, const std::vector<char>& movable) {
   usePairs_ = false;
+  closing_.clear();
   entries_.clear();
   bodies_.clear();
   groups_.clear();
@@ -73,6 +74,10 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
     if (ma && mb) {
       const int ra = findRoot(parent_, l.a), rb = findRoot(parent_, l.b);
       if (ra == rb && leavePairLoops_ && linked(links, l.a, l.b)) continue;
+      if (ra == rb && openLoops_ > 0) {
+        closing_.push_back(k);  // left out alone, or its group with it (below)
+        continue;
+      }
       if (ra == rb) {
         loop_[ra] = 1;  // a second path between two bodies: not a tree
       } else {
@@ -92,6 +97,14 @@ void JointTree::build(const std::vector<Link>& links, const std::vector<char>& m
       firstLink_[l.b] = 2 * k + 1;
     }
     any = any || ma || mb;
+  }
+  // A group with more links closing loops than openLoops_ is left out whole.
+  if (!closing_.empty()) {
+    closingCount_.assign(nb, 0);
+    for (int k : closing_) {
+      const int r = findRoot(parent_, links[k].a);
+      if (++closingCount_[r] > openLoops_) loop_[r] = 1;
+    }
   }
   if (!any) return;
   // Breadth first from the lowest body of each acyclic group; then eliminate in reverse order of

@@ -36,9 +36,9 @@ class JointTree {
   };
 
   /// Groups `links` by the movable bodies they connect (`movable[solver body]`); a group whose
-  /// joints form a loop (two joints between the same pair included, unless setLeavePairLoops) is
-  /// left out. Lists the joints kept in elimination order (`entries()`); deterministic in the
-  /// order of `links`.
+  /// joints form a loop (two joints between the same pair included) is left out, unless
+  /// setLeavePairLoops and setOpenLoops leave out the links that close it instead. Lists the joints
+  /// kept in elimination order (`entries()`); deterministic in the order of `links`.
   void build(const std::vector<Link>& links, const std::vector<char>& movable);
   bool empty() const { return entries_.empty(); }
   int size() const { return static_cast<int>(entries_.size()); }
@@ -96,6 +96,11 @@ class JointTree {
   /// its group kept, instead of leaving the whole group out as a loop; the caller solves the
   /// links left out otherwise (they have no entry). Set before build; the joints' groups do.
   void setLeavePairLoops(bool on) { leavePairLoops_ = on; }
+  /// Up to `count` links per group that close a loop through other bodies (a ring, a linkage on a
+  /// moving base) are left out of the groups alone, the group spanned by the others, in the order
+  /// of `links` (the caller solves them otherwise); a group with more is left out whole (Box3D's
+  /// joint_grid: 9,801). 0 (the default): any such loop leaves its group out. Set before build.
+  void setOpenLoops(int count) { openLoops_ = count; }
   bool usesPairs() const { return usePairs_; }
   static constexpr int kPairsPerEntry = 4;
 
@@ -165,6 +170,8 @@ class JointTree {
   std::vector<Real> yhat_;            // per entry, 6: the forward values before the pivot solve
   std::vector<int> upHead_, upNext_;  // build's scratch: entries by their up body
   bool wantPairs_ = false, usePairs_ = false, leavePairLoops_ = false;
+  int openLoops_ = 0;
+  std::vector<int> closing_, closingCount_;  // build's scratch: links closing loops, per root
   // Whether an earlier link (in build's adjacency) joins bodies a and b.
   bool linked(const std::vector<Link>& links, int a, int b) const;
   // Calls f(integral_constant m, bool_constant point) for entry e.
