@@ -526,10 +526,6 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
       }
       if (first >= 0) {
         partner_[first] = k;
-        if (j.type == JointType::Hinge) {  // no tilt rows: the points hold the axis
-          joints_[first].angularImpulse = Vec3(0.0);
-          j.angularImpulse = Vec3(0.0);
-        }
         continue;
       }
       links_.push_back({k, j.sa, j.sb});
@@ -557,8 +553,14 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
     builtMovable_ = movable_;
   }
   for (int e = 0; e < tree_.size(); ++e) {
-    joints_[tree_.joint(e)].tree = true;
-    if (partner_[tree_.joint(e)] >= 0) joints_[partner_[tree_.joint(e)]].tree = true;
+    Joint& j = joints_[tree_.joint(e)];
+    j.tree = true;
+    const int p = partner_[tree_.joint(e)];
+    if (p < 0) continue;
+    joints_[p].tree = true;
+    // Two hinges' entry has no tilt rows (their points hold the axis): no tilt impulse to warm
+    // start. (Partners whose group is left to the passes keep theirs: they are soft rows there.)
+    if (j.type == JointType::Hinge) j.angularImpulse = joints_[p].angularImpulse = Vec3(0.0);
   }
   // Ball joints outside the groups have no row but the point: four to a row (joint_wide.h).
   scalar_.clear();
