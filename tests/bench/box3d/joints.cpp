@@ -171,8 +171,8 @@ Result runBox3d(const char* file, int steps, int substeps) {
   std::vector<Anchor> anchors;
   for (const tumble::SceneJoint& sj : scene.joints) {
     const tumble::Transform ta = pose(sj.a), tb = pose(sj.b);
-    auto base = [&](const Vec3& anchor, const Vec3& axis) {
-      b3JointDef jd{};
+    // The bodies and frames of a Box3D joint definition (its other fields as defaulted).
+    auto base = [&](b3JointDef& jd, const Vec3& anchor, const Vec3& axis) {
       jd.bodyIdA = body(sj.a);
       jd.bodyIdB = body(sj.b);
       const tumble::Quat f = frameAlongZ(glm::normalize(axis));
@@ -181,15 +181,10 @@ Result runBox3d(const char* file, int steps, int substeps) {
       jd.localFrameB = {v3(glm::conjugate(tb.rotation) * (anchor - tb.position)),
                         q3(glm::conjugate(tb.rotation) * f)};
       anchors.push_back({jd.bodyIdA, jd.bodyIdB, jd.localFrameA.p, jd.localFrameB.p});
-      return jd;
     };
     if (const auto* h = std::get_if<tumble::HingeJointDef>(&sj.def)) {
       b3RevoluteJointDef d = b3DefaultRevoluteJointDef();
-      const b3JointDef jd = base(h->anchor, h->axis);
-      d.base.bodyIdA = jd.bodyIdA;
-      d.base.bodyIdB = jd.bodyIdB;
-      d.base.localFrameA = jd.localFrameA;
-      d.base.localFrameB = jd.localFrameB;
+      base(d.base, h->anchor, h->axis);
       d.enableLimit = h->limits.enabled;
       d.lowerAngle = static_cast<float>(h->limits.lower);
       d.upperAngle = static_cast<float>(h->limits.upper);
@@ -199,11 +194,7 @@ Result runBox3d(const char* file, int steps, int substeps) {
       b3CreateRevoluteJoint(wid, &d);
     } else if (const auto* s = std::get_if<tumble::SwingTwistJointDef>(&sj.def)) {
       b3SphericalJointDef d = b3DefaultSphericalJointDef();
-      const b3JointDef jd = base(s->anchor, s->axis);
-      d.base.bodyIdA = jd.bodyIdA;
-      d.base.bodyIdB = jd.bodyIdB;
-      d.base.localFrameA = jd.localFrameA;
-      d.base.localFrameB = jd.localFrameB;
+      base(d.base, s->anchor, s->axis);
       d.enableConeLimit = true;
       d.coneAngle = static_cast<float>(s->swing);
       d.enableTwistLimit = true;
@@ -212,11 +203,7 @@ Result runBox3d(const char* file, int steps, int substeps) {
       b3CreateSphericalJoint(wid, &d);
     } else if (const auto* ball = std::get_if<tumble::BallJointDef>(&sj.def)) {
       b3SphericalJointDef d = b3DefaultSphericalJointDef();
-      const b3JointDef jd = base(ball->anchor, Vec3(0, 0, 1));
-      d.base.bodyIdA = jd.bodyIdA;
-      d.base.bodyIdB = jd.bodyIdB;
-      d.base.localFrameA = jd.localFrameA;
-      d.base.localFrameB = jd.localFrameB;
+      base(d.base, ball->anchor, Vec3(0, 0, 1));
       b3CreateSphericalJoint(wid, &d);
     } else {
       std::fprintf(stderr, "joints: a joint kind this driver does not translate\n");
