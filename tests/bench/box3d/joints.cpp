@@ -3,12 +3,13 @@
 // (boxes as b3MakeBoxHull, spheres and capsules as Box3D's own; Tumble's masses, frictions,
 // poses and velocities; a hinge as b3RevoluteJointDef with the frame's z along the axis and its
 // limits and motor; a ball as b3SphericalJointDef; a swing-twist as b3SphericalJointDef with the
-// cone and the twist limit about z), Box3D's world defaults otherwise (soft joints and contacts,
-// sleeping on), the scene's gravity, 1/60 s with SUBSTEPS substeps (default 4, Tumble's default).
-// Tumble and Box3D run alternately, ROUNDS rounds (default 3) of STEPS steps (default 600):
-// thread CPU time per step, mean and median of the steps, the widest anchor gap of any joint at
-// any step, the bodies awake at the end and the lowest dynamic body's centre (a body off the
-// bridge or through the ground shows there). Printed, never asserted.
+// cone and the twist limit about z, its friction as the joint's motor at zero velocity), Box3D's
+// world defaults otherwise (soft joints and contacts, sleeping on), the scene's gravity, 1/60 s
+// with SUBSTEPS substeps (default 4, Tumble's default). Tumble and Box3D run alternately, ROUNDS
+// rounds (default 3) of STEPS steps (default 600): thread CPU time per step, mean and median of the
+// steps, the widest anchor gap of any joint at any step, the bodies awake at the end, the step
+// after which all slept (-1: never) and the lowest dynamic body's centre (a body off the bridge or
+// through the ground shows there). Printed, never asserted.
 //
 // Not part of Tumble's build: it needs a Box3D checkout built by tests/bench/box3d/compare.sh
 // (BOX3D/build-tumble) and Tumble's release build. From the repository root, one line:
@@ -46,11 +47,18 @@ struct Result {
   std::vector<double> ms;
   double gap = 0.0;
   int awake = 0;
+  int allAsleep = -1;    // the first step after which every dynamic body slept, -1: never
   double lowest = 1e30;  // m, the lowest dynamic body's centre at the end (a sanity check)
   double mean() const {
     double m = 0.0;
     for (double x : ms) m += x / static_cast<double>(ms.size());
     return m;
+  }
+  // After step `step`, `awake` dynamic bodies are awake.
+  void count(int step, int awakeNow) {
+    awake = awakeNow;
+    if (awake > 0) allAsleep = -1;
+    if (awake == 0 && allAsleep < 0) allAsleep = step;
   }
   double median() const {
     std::vector<double> s = ms;
@@ -100,11 +108,14 @@ Result runTumble(const char* file, int steps) {
       const tumble::JointView v = *world->joint(id);
       r.gap = std::max(r.gap, static_cast<double>(glm::length(v.anchorA - v.anchorB)));
     }
-  }
-  for (tumble::BodyId id : world->bodyIds()) {
-    const tumble::BodyView b = *world->body(id);
-    r.awake += b.isDynamic() && b.awake;
-    if (b.isDynamic()) r.lowest = std::min(r.lowest, static_cast<double>(b.centerOfMass.y));
+    int awake = 0;
+    for (tumble::BodyId id : world->bodyIds()) {
+      const tumble::BodyView b = *world->body(id);
+      awake += b.isDynamic() && b.awake;
+      if (i + 1 == steps && b.isDynamic())
+        r.lowest = std::min(r.lowest, static_cast<double>(b.centerOfMass.y));
+    }
+    r.count(i + 1, awake);
   }
   return r;
 }
@@ -200,6 +211,10 @@ Result runBox3d(const char* file, int steps, int substeps) {
       d.enableTwistLimit = true;
       d.lowerTwistAngle = static_cast<float>(s->twistLower);
       d.upperTwistAngle = static_cast<float>(s->twistUpper);
+      // Tumble's swing-twist friction as Box3D's spherical motor at rest with that much torque.
+      d.enableMotor = s->friction > 0.0;
+      d.maxMotorTorque = static_cast<float>(s->friction);
+      d.motorVelocity = {0.0f, 0.0f, 0.0f};
       b3CreateSphericalJoint(wid, &d);
     } else if (const auto* ball = std::get_if<tumble::BallJointDef>(&sj.def)) {
       b3SphericalJointDef d = b3DefaultSphericalJointDef();
@@ -220,11 +235,14 @@ Result runBox3d(const char* file, int steps, int substeps) {
       const double dx = pa.x - pb.x, dy = pa.y - pb.y, dz = pa.z - pb.z;
       r.gap = std::max(r.gap, std::sqrt(dx * dx + dy * dy + dz * dz));
     }
-  }
-  for (b3BodyId id : ids) {
-    if (b3Body_GetType(id) != b3_dynamicBody) continue;
-    r.awake += b3Body_IsAwake(id);
-    r.lowest = std::min(r.lowest, static_cast<double>(b3Body_GetPosition(id).y));
+    int awake = 0;
+    for (b3BodyId id : ids) {
+      if (b3Body_GetType(id) != b3_dynamicBody) continue;
+      awake += b3Body_IsAwake(id);
+      if (i + 1 == steps)
+        r.lowest = std::min(r.lowest, static_cast<double>(b3Body_GetPosition(id).y));
+    }
+    r.count(i + 1, awake);
   }
   b3DestroyWorld(wid);
   return r;
@@ -245,16 +263,16 @@ int main(int argc, char** argv) {
       "%s, %d steps of 1/60 s, Box3D %d substeps, Tumble its scene's settings; thread "
       "CPU ms per step\n",
       file, steps, substeps);
-  std::printf("%5s %9s %9s %9s %9s %7s %7s %13s %10s %13s\n", "round", "t mean", "b3 mean",
+  std::printf("%5s %9s %9s %9s %9s %7s %7s %13s %10s %13s %13s\n", "round", "t mean", "b3 mean",
               "t median", "b3 median", "mean r", "med r", "gap t/b3 mm", "awake t/b3",
-              "lowest t/b3 m");
+              "asleep t/b3", "lowest t/b3 m");
   for (int k = 1; k <= rounds; ++k) {
     const Result t = runTumble(file, steps);
     const Result b = runBox3d(file, steps, substeps);
-    std::printf("%5d %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %6.1f/%-6.1f %5d/%-4d %6.3f/%.3f\n", k,
-                t.mean(), b.mean(), t.median(), b.median(), t.mean() / b.mean(),
-                t.median() / b.median(), 1e3 * t.gap, 1e3 * b.gap, t.awake, b.awake, t.lowest,
-                b.lowest);
+    std::printf(
+        "%5d %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %6.1f/%-6.1f %5d/%-4d %6d/%-6d %6.3f/%.3f\n", k,
+        t.mean(), b.mean(), t.median(), b.median(), t.mean() / b.mean(), t.median() / b.median(),
+        1e3 * t.gap, 1e3 * b.gap, t.awake, b.awake, t.allAsleep, b.allAsleep, t.lowest, b.lowest);
     std::fflush(stdout);
   }
   return 0;
