@@ -5,11 +5,12 @@
 // limits and motor; a ball as b3SphericalJointDef; a swing-twist as b3SphericalJointDef with the
 // cone and the twist limit about z, its friction as the joint's motor at zero velocity), Box3D's
 // world defaults otherwise (soft joints and contacts, sleeping on), the scene's gravity, 1/60 s
-// with SUBSTEPS substeps (default 4, Tumble's default). Tumble and Box3D run alternately, ROUNDS
-// rounds (default 3) of STEPS steps (default 600): thread CPU time per step, mean and median of the
-// steps, the widest anchor gap of any joint at any step, the bodies awake at the end, the step
-// after which all slept (-1: never) and the lowest dynamic body's centre (a body off the bridge or
-// through the ground shows there). Printed, never asserted.
+// with SUBSTEPS substeps (default 4, Tumble's default) and its joints' constraint stiffness
+// HERTZ (default Box3D's 60 Hz; Box3D caps it at a quarter of the substep rate). Tumble and Box3D
+// run alternately, ROUNDS rounds (default 3) of STEPS steps (default 600): thread CPU time per
+// step, mean and median of the steps, the widest anchor gap of any joint at any step, the bodies
+// awake at the end, the step after which all slept (-1: never) and the lowest dynamic body's centre
+// (a body off the bridge or through the ground shows there). Printed, never asserted.
 //
 // Not part of Tumble's build: it needs a Box3D checkout built by tests/bench/box3d/compare.sh
 // (BOX3D/build-tumble) and Tumble's release build. From the repository root, one line:
@@ -17,7 +18,7 @@
 //     -I engine/include -I BOX3D/include tests/bench/box3d/joints.cpp
 //     build/release/engine/libtumble.a BOX3D/build-tumble/src/libbox3d.a -lqhull_r
 //     -ltinyobjloader -lpthread -o /tmp/b3joints
-// then `taskset -c 1 /tmp/b3joints assets/scenes/bridge.json [STEPS [SUBSTEPS [ROUNDS]]]`.
+// then `taskset -c 1 /tmp/b3joints assets/scenes/bridge.json [STEPS [SUBSTEPS [ROUNDS [HERTZ]]]]`.
 // Read, never copied: nothing of Box3D enters Tumble's build.
 #include <algorithm>
 #include <cmath>
@@ -125,7 +126,7 @@ struct Anchor {
   b3Vec3 inA, inB;
 };
 
-Result runBox3d(const char* file, int steps, int substeps) {
+Result runBox3d(const char* file, int steps, int substeps, float hertz) {
   auto world = loadTumble(file);
   const tumble::Scene scene = *tumble::loadScene(file);
   b3WorldDef def = b3DefaultWorldDef();
@@ -184,6 +185,7 @@ Result runBox3d(const char* file, int steps, int substeps) {
     const tumble::Transform ta = pose(sj.a), tb = pose(sj.b);
     // The bodies and frames of a Box3D joint definition (its other fields as defaulted).
     auto base = [&](b3JointDef& jd, const Vec3& anchor, const Vec3& axis) {
+      jd.constraintHertz = hertz;
       jd.bodyIdA = body(sj.a);
       jd.bodyIdB = body(sj.b);
       const tumble::Quat f = frameAlongZ(glm::normalize(axis));
@@ -255,20 +257,21 @@ int main(int argc, char** argv) {
   const int steps = argc > 2 ? std::atoi(argv[2]) : 600;
   const int substeps = argc > 3 ? std::atoi(argv[3]) : 4;
   const int rounds = argc > 4 ? std::atoi(argv[4]) : 3;
-  if (steps < 1 || substeps < 1 || rounds < 1) {
-    std::fprintf(stderr, "usage: joints [SCENE.json [STEPS [SUBSTEPS [ROUNDS]]]]\n");
+  const float hertz = argc > 5 ? std::strtof(argv[5], nullptr) : 60.0f;
+  if (steps < 1 || substeps < 1 || rounds < 1 || !(hertz > 0.0f)) {
+    std::fprintf(stderr, "usage: joints [SCENE.json [STEPS [SUBSTEPS [ROUNDS [HERTZ]]]]]\n");
     return 2;
   }
   std::printf(
-      "%s, %d steps of 1/60 s, Box3D %d substeps, Tumble its scene's settings; thread "
-      "CPU ms per step\n",
-      file, steps, substeps);
+      "%s, %d steps of 1/60 s, Box3D %d substeps and joints of %g Hz, Tumble its scene's "
+      "settings; thread CPU ms per step\n",
+      file, steps, substeps, static_cast<double>(hertz));
   std::printf("%5s %9s %9s %9s %9s %7s %7s %13s %10s %13s %13s\n", "round", "t mean", "b3 mean",
               "t median", "b3 median", "mean r", "med r", "gap t/b3 mm", "awake t/b3",
               "asleep t/b3", "lowest t/b3 m");
   for (int k = 1; k <= rounds; ++k) {
     const Result t = runTumble(file, steps);
-    const Result b = runBox3d(file, steps, substeps);
+    const Result b = runBox3d(file, steps, substeps, hertz);
     std::printf(
         "%5d %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %6.1f/%-6.1f %5d/%-4d %6d/%-6d %6.3f/%.3f\n", k,
         t.mean(), b.mean(), t.median(), b.median(), t.mean() / b.mean(), t.median() / b.median(),
