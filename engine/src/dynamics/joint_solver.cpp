@@ -598,6 +598,10 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
     g.partner = partner_[g.joint];
     g.flip = g.partner >= 0 && joints_[g.partner].sa != g.sa;
   }
+  movingImmovable_ = false;
+  for (const GroupEntry& g : group_)
+    movingImmovable_ =
+        movingImmovable_ || (g.sa > 0 && !movable_[g.sa]) || (g.sb > 0 && !movable_[g.sb]);
   groupDirty_ = false;
   if (!tree_.empty()) {
     const size_t nsb = movable_.size();
@@ -836,7 +840,12 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
   // multiplied by the mixing's 1e4 and blew the bridge up. What the linearisation leaves out
   // (under 0.5 kRelaxTurn^2 of an arm) is measured at the next build: the first pass of every
   // step builds.
+  // Each group's rows are kept or built again on their own: a group none of whose entries have
+  // turned too far keeps its factor while another is built again (twenty ragdolls, a few of them
+  // still tumbling). With a moving immovable body (kinematic) in a group every group is built
+  // again together: such a body may be shared between groups, and its built pose is one.
   bool rebuild = treeStale_ || !treeBuilt_;
+  bool all = !treeBuilt_;
   if (rebuild && treeBuilt_) {
     const Real limit = kRelaxTurn * kRelaxTurn;
     bool turned = false;
@@ -852,36 +861,53 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
     // A row turns with its arm (by the turn times the arm) and, a hinge's rotation rows, with
     // body a: the rows are rebuilt when any entry's have turned too far (kShortArm). While no
     // body has turned past kRelaxTurn no entry's have (a short arm allows more, never less).
+    bool anyGroup = false;
     if (turned) {
       auto turnOf = [&](int s) { return s > 0 ? glm::dot(turnSince_[s], turnSince_[s]) : 0.0; };
       auto armTurned = [&](int s, const Vec3& r) {
         const Real t2 = turnOf(s), r2 = glm::dot(r, r);
         return r2 >= kShortArm * kShortArm ? t2 > limit : t2 * r2 > limit * kShortArm * kShortArm;
       };
-      turned = false;
-      for (const GroupEntry& g : group_) {
-        turned = armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
-                 (g.partner >= 0 && (armTurned(g.sa, g.rA2) || armTurned(g.sb, g.rB2))) ||
-                 (g.partner < 0 && g.m > 3 && joints_[g.joint].type == JointType::Hinge &&
-                  turnOf(g.sa) > limit);
-        if (turned) break;
+      rebuildGroup_.assign(static_cast<size_t>(tree_.groupCount()), 0);
+      for (int e = 0; e < n; ++e) {
+        const int grp = tree_.groupOf(e);
+        if (rebuildGroup_[grp]) continue;
+        const GroupEntry& g = group_[e];
+        if (armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
+            (g.partner >= 0 && (armTurned(g.sa, g.rA2) || armTurned(g.sb, g.rB2))) ||
+            (g.partner < 0 && g.m > 3 && joints_[g.joint].type == JointType::Hinge &&
+             turnOf(g.sa) > limit)) {
+          rebuildGroup_[grp] = 1;
+          anyGroup = true;
+        }
       }
+      all = anyGroup && movingImmovable_;
     }
-    rebuild = turned;
-    if (!turned) {
-      treeStale_ = false;
-      carryErrors();
-    }
+    rebuild = anyGroup;
+    treeStale_ = false;
+    // The errors of the rows kept (those built again are measured again below).
+    if (!all) carryErrors();
   }
   if (rebuild) {
     if (groupDirty_) storeGroupImpulses();
     treeStale_ = false;
     treeBuilt_ = true;
-    for (int i : touched_) {
-      builtDp_[i] = sbs[i].dp;
-      builtDq_[i] = sbs[i].dq;
+    if (all) {
+      for (int i : touched_) {
+        builtDp_[i] = sbs[i].dp;
+        builtDq_[i] = sbs[i].dq;
+      }
+    } else {
+      for (int grp = 0; grp < tree_.groupCount(); ++grp) {
+        if (!rebuildGroup_[grp]) continue;
+        for (int i : tree_.groupBodies(grp)) {
+          builtDp_[i] = sbs[i].dp;
+          builtDq_[i] = sbs[i].dq;
+        }
+      }
     }
     for (int e = 0; e < n; ++e) {
+      if (!all && !rebuildGroup_[tree_.groupOf(e)]) continue;
       GroupEntry& g = group_[e];
       const Joint& j = joints_[g.joint];
       // (the pose computed here: a grouped joint with no row in the passes keeps none)
@@ -960,7 +986,12 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
       }
       std::copy(g.C, g.C + 6, g.C0);
     }
-    tree_.factor(sbs);
+    if (all) {
+      tree_.factor(sbs);
+    } else {
+      for (int grp = 0; grp < tree_.groupCount(); ++grp)
+        if (rebuildGroup_[grp]) tree_.factorGroup(grp, sbs);
+    }
   }
   groupDirty_ = true;
   // Right-hand sides J v (+ bias C), the rows' velocities as they were built: rows 0-2 the

@@ -202,6 +202,8 @@ class JointSet {
   std::vector<Vec3> builtDp_, moveSince_, turnSince_;
   std::vector<Quat> builtDq_;
   void carryErrors();
+  std::vector<char> rebuildGroup_;  // per group of tree_: its rows are built again (solveGroups)
+  bool movingImmovable_ = false;    // a group entry has a kinematic body (buildTree)
   // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are
   // packed in prepare and stored back in finish (wideLoaded_: the rows hold the impulses).
   WideBallJoints wide_;

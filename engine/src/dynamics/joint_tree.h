@@ -3,6 +3,7 @@
 // "Linear-time dynamics using Lagrange multipliers"), used by the joint solver
 // (joint_solver.cpp) inside each iteration, between the iterative rows (limits, motors, springs,
 // friction, joints in loops) and the contacts (block Gauss-Seidel).
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -55,6 +56,10 @@ class JointTree {
   int groupCount() const { return static_cast<int>(groups_.size()); }
   int groupOf(int e) const { return entryGroup_[e]; }
   void factorGroup(int g, const std::vector<SolverBody>& sb);
+  /// The solver bodies of group g (its movable bodies).
+  std::span<const int> groupBodies(int g) const {
+    return {bodies_.data() + groups_[g].bodyBegin, bodies_.data() + groups_[g].bodyEnd};
+  }
   /// solve() for group g's entries alone (the others' values in r are left as they are).
   void solveGroup(int g, std::vector<Real>& r);
   /// Solves K x = r for every group in place: `r` holds 6 values per entry (its m rows first).
