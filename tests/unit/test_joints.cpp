@@ -959,8 +959,9 @@ TEST_CASE("A ring and a net of jointed bodies come to rest with their joints tog
   const int kind = GENERATE(0, 1, 2);  // a ring on hinges, on ball joints; the net
   INFO((kind == 0 ? "ring on hinges" : kind == 1 ? "ring on ball joints" : "4 x 4 net"));
   World w;
+  constexpr int kRingSize = 8;
   if (kind < 2) {
-    const int n = 8;
+    const int n = kRingSize;
     const Real radius = 1.5;
     std::vector<BodyId> boxes;
     for (int i = 0; i < n; ++i) {
@@ -1023,20 +1024,32 @@ TEST_CASE("A ring and a net of jointed bodies come to rest with their joints tog
     join(BodyId{}, spheres[0], Vec3(0.0, 10.5, 0.0));
     join(BodyId{}, spheres[k - 1], Vec3(k - 1, 10.5, 0.0));
   }
-  Real worstGap = 0.0;
+  // The joints that close the loops (the ring's last, 9 of the net's) are solved with their
+  // group through its factor's Schur complement (JointSet::Closure): they hold as the others do.
+  // In the passes they parted 17.2 mm (the hinged ring; its others 2.2 at most), 17.0 (on ball
+  // joints) and 2.6 mm (the net).
+  const std::vector<JointId> joints = w.jointIds();
+  std::vector<Real> widest(joints.size(), 0.0);
   for (int i = 0; i < 1800; ++i) {
     REQUIRE(w.step(kDt));
-    for (JointId id : w.jointIds()) {
-      const JointView v = *w.joint(id);
-      worstGap = std::max(worstGap, glm::length(v.anchorA - v.anchorB));
+    for (size_t k = 0; k < joints.size(); ++k) {
+      const JointView v = *w.joint(joints[k]);
+      widest[k] = std::max(widest[k], glm::length(v.anchorA - v.anchorB));
     }
   }
+  const Real worstGap = *std::max_element(widest.begin(), widest.end());
   int awake = 0;
   for (BodyId id : w.bodyIds()) awake += (*w.body(id)).awake;
   INFO("widest anchor gap " << worstGap * 1000.0 << " mm; awake after 30 s " << awake);
   CHECK(w.nonFiniteEvents().empty());
-  CHECK(worstGap < (kind < 2 ? 0.025 : 0.005));
+  CHECK(worstGap < (kind < 2 ? 0.005 : 0.001));
   CHECK(awake == 0);
+  if (kind < 2) {  // the ring's closing joint (its last) against the others
+    const Real closing = widest[static_cast<size_t>(kRingSize - 1)];
+    const Real others = *std::max_element(widest.begin(), widest.begin() + (kRingSize - 1));
+    INFO("closing joint " << closing * 1000.0 << " mm, the ring's others " << others * 1000.0);
+    CHECK(closing < 2.0 * others + 0.0005);
+  }
 }
 
 // Box3D's bridge sample hangs its planks on pairs of ball joints, one at each corner of a plank's

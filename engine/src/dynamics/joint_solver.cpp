@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <span>
 
 #include "core/prefetch.h"
 
@@ -41,6 +42,26 @@ constexpr Real kTreeMassRatio = 30.0;
 // times, and joint_grid (9,801) would hold to 0.004 mm, its 100 steps and loading taking 3.9 s
 // of CPU time against 1.7 s: it stays soft.
 constexpr int kOpenLoops = 16;
+
+// The most a group's closing rows times its bodies may be for its closing joints to be solved
+// with it (JointSet::Closure): each build solves the group once per closing row and fills R, and
+// each pass reads R and X whole. Further closing joints stay in the passes. Damped nets of spheres
+// on ball joints hung by two corners (a driver outside the tree, mean step over 30 s, their gaps):
+// 3 x 3 (12 closing rows x 9 bodies) 0.006 -> 0.013 ms, 0.72 -> 0.19 mm; 4 x 4 (27 x 16)
+// 0.011 -> 0.042 ms, 2.63 -> 0.22 mm; 5 x 5 (48 x 25; within the cap 13 of its 16 closing
+// joints) 0.017 -> 0.092 ms, 4.56 -> 0.98 mm (all 16: 0.125 ms, 0.59 mm).
+constexpr int kCloseWork = 1024;
+
+// Each closing row's diagonal of S gains this share of the row's own mass (W alone, the group
+// not holding): a regularisation that bounds the impulses where S is near singular. A 4 x 4
+// net of ball joints hung by two corners swings through poses where some closing rows' mass with
+// the group holding falls to 2-6% of their own (and a row the group already holds, a planar
+// ring's closing tilts, to 0.1%); with the groups' 1e-4 alone it blew up (gaps of metres by step
+// 125), with 1e-2 or 0.05 its widest gap over 30 s is 0.18 / 0.22 mm (2.6 mm with the closing
+// joints in the passes), and at 0.2 the closing rows are soft enough that it never rests.
+// Drivers outside the tree; the rings of 4 to 11 boxes: 2.5 mm at 1e-2 and 0.05 (17 mm in the
+// passes), 5.6 mm at 0.2.
+constexpr Real kCloseMixing = 0.05;
 
 // The most a body may have turned an entry's arm or hinge axis (rad) since the groups' rows and
 // factor were built for the later passes of the step to keep them (solveGroups, kShortArm). With
@@ -563,6 +584,7 @@ void JointSet::buildTree(const std::vector<Body>& bodies, const std::vector<Solv
     // start. (Partners whose group is left to the passes keep theirs: they are soft rows there.)
     if (j.type == JointType::Hinge) j.angularImpulse = joints_[p].angularImpulse = Vec3(0.0);
   }
+  findClosers();
   // Ball joints outside the groups have no row but the point: four to a row (joint_wide.h).
   scalar_.clear();
   wideMembers_.clear();
@@ -793,7 +815,7 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
 // built at along the rows (solveGroups): C = C0 + J (dx, dtheta), the motion since that pose
 // in moveSince_ and turnSince_ (none for the immovable body 0).
 void JointSet::carryErrors() {
-  for (GroupEntry& g : group_) {
+  auto carry = [&](GroupEntry& g) {
     const Vec3 xA = g.sa > 0 ? moveSince_[g.sa] : Vec3(0.0);
     const Vec3 tA = g.sa > 0 ? turnSince_[g.sa] : Vec3(0.0);
     const Vec3 xB = g.sb > 0 ? moveSince_[g.sb] : Vec3(0.0);
@@ -804,17 +826,19 @@ void JointSet::carryErrors() {
     if (g.partner >= 0) {
       const Vec3 dx2 = (xB + glm::cross(tB, g.rB2)) - (xA + glm::cross(tA, g.rA2));
       for (int k = 0; k < 3; ++k) g.C[3 + k] = g.C0[3 + k] + dx2[k];
-      continue;
+      return;
     }
     for (int k = 3; k < g.m; ++k) g.C[k] = g.C0[k] + glm::dot(g.axes[k - 3], dt);
-  }
+  };
+  for (GroupEntry& g : group_) carry(g);
+  for (Closer& c : closers_) carry(c.g);
 }
 
 // The group rows' impulses (GroupEntry::lambda, along the rows as built) back into the joints'
 // world vectors, which the warm start, a new build and finish read.
 void JointSet::storeGroupImpulses() {
   groupDirty_ = false;
-  for (const GroupEntry& g : group_) {
+  auto store = [&](const GroupEntry& g) {
     Joint& j = joints_[g.joint];
     j.linearImpulse = Vec3(g.lambda[0], g.lambda[1], g.lambda[2]);
     if (g.partner >= 0) {
@@ -825,7 +849,87 @@ void JointSet::storeGroupImpulses() {
       for (int k = 3; k < g.m; ++k) L += g.lambda[k] * g.axes[k - 3];
       j.angularImpulse = L;
     }
+  };
+  for (const GroupEntry& g : group_) store(g);
+  for (const Closer& c : closers_) store(c.g);
+}
+
+void JointSet::buildEntry(GroupEntry& g, JointTree::Rows& rows,
+                          const std::vector<SolverBody>& sbs) {
+  const Joint& j = joints_[g.joint];
+  // (the pose computed here: a grouped joint with no row in the passes keeps none)
+  Pose p = poseOf(j, sbs[j.sa], sbs[j.sb]);
+  if (lockedHinge(j)) p.twist = twistAngle(p.fA, p.fB);
+  auto setRow = [&](int k, const Vec3& linA, const Vec3& angA, const Vec3& linB, const Vec3& angB) {
+    for (int i = 0; i < 3; ++i) {
+      rows.a[k][i] = linA[i];
+      rows.a[k][3 + i] = angA[i];
+      rows.b[k][i] = linB[i];
+      rows.b[k][3 + i] = angB[i];
+    }
+  };
+  for (int k = 0; k < 3; ++k) {
+    Vec3 u(0.0);
+    u[k] = 1.0;
+    setRow(k, -u, -glm::cross(p.rA, u), u, glm::cross(p.rB, u));
+    g.C[k] = p.d[k];
+    g.lambda[k] = j.linearImpulse[k];
   }
+  g.rA = p.rA;
+  g.rB = p.rB;
+  rows.m = 3;
+  rows.point = true;  // the rows below add no linear parts
+  if (g.partner >= 0) {
+    // The partner's point, as rows 3-5 along the same world axes (its arms and error in
+    // this entry's a-to-b sense), the rows not a point's alone any more.
+    const Joint& q = joints_[g.partner];
+    const Pose p2 = poseOf(q, sbs[q.sa], sbs[q.sb]);
+    const Real sign = g.flip ? -1.0 : 1.0;
+    g.rA2 = g.flip ? p2.rB : p2.rA;
+    g.rB2 = g.flip ? p2.rA : p2.rB;
+    for (int k = 0; k < 3; ++k) {
+      Vec3 u(0.0);
+      u[k] = 1.0;
+      setRow(3 + k, -u, -glm::cross(g.rA2, u), u, glm::cross(g.rB2, u));
+      g.C[3 + k] = sign * p2.d[k];
+      g.lambda[3 + k] = sign * q.linearImpulse[k];
+    }
+    rows.m = g.m = 6;
+    rows.point = false;
+    std::copy(g.C, g.C + 6, g.C0);
+    return;
+  }
+  // The rotation rows (a hinge's two tilts, with a locked hinge's axis; a fixed joint's
+  // three world axes) act on the angular velocities alone, along g.axes.
+  if (j.type == JointType::Hinge) {
+    const Vec3 a = axisOf(p.fA), c = glm::cross(a, axisOf(p.fB));
+    perpendiculars(a, g.axes[0], g.axes[1]);
+    g.C[3] = glm::dot(g.axes[0], c);
+    g.C[4] = glm::dot(g.axes[1], c);
+    rows.m = 5;
+    if (lockedHinge(j)) {
+      g.axes[2] = a;
+      // (angles wrap: a hinge held at pi reads its angle in (-pi, pi])
+      g.C[5] = std::remainder(p.twist - j.limits.lower, 2.0 * std::numbers::pi);
+      rows.m = 6;
+    }
+  } else if (j.type == JointType::Fixed) {
+    Quat q = p.fB * glm::conjugate(p.fA);
+    if (q.w < 0.0) q = -q;
+    const Vec3 angle = 2.0 * Vec3(q.x, q.y, q.z);
+    for (int k = 0; k < 3; ++k) {
+      g.axes[k] = Vec3(0.0);
+      g.axes[k][k] = 1.0;
+      g.C[3 + k] = angle[k];
+    }
+    rows.m = 6;
+  }
+  g.m = rows.m;
+  for (int k = 3; k < g.m; ++k) {
+    setRow(k, Vec3(0.0), -g.axes[k - 3], Vec3(0.0), g.axes[k - 3]);
+    g.lambda[k] = glm::dot(g.axes[k - 3], j.angularImpulse);
+  }
+  std::copy(g.C, g.C + 6, g.C0);
 }
 
 void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
@@ -881,6 +985,15 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
           anyGroup = true;
         }
       }
+      for (const Closer& c : closers_) {
+        if (rebuildGroup_[c.group]) continue;
+        const GroupEntry& g = c.g;
+        if (armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
+            (g.m > 3 && joints_[g.joint].type == JointType::Hinge && turnOf(g.sa) > limit)) {
+          rebuildGroup_[c.group] = 1;
+          anyGroup = true;
+        }
+      }
       all = anyGroup && movingImmovable_;
     }
     rebuild = anyGroup;
@@ -906,92 +1019,18 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         }
       }
     }
-    for (int e = 0; e < n; ++e) {
-      if (!all && !rebuildGroup_[tree_.groupOf(e)]) continue;
-      GroupEntry& g = group_[e];
-      const Joint& j = joints_[g.joint];
-      // (the pose computed here: a grouped joint with no row in the passes keeps none)
-      Pose p = poseOf(j, sbs[j.sa], sbs[j.sb]);
-      if (lockedHinge(j)) p.twist = twistAngle(p.fA, p.fB);
-      JointTree::Rows& rows = tree_.rows(e);
-      auto setRow = [&](int k, const Vec3& linA, const Vec3& angA, const Vec3& linB,
-                        const Vec3& angB) {
-        for (int i = 0; i < 3; ++i) {
-          rows.a[k][i] = linA[i];
-          rows.a[k][3 + i] = angA[i];
-          rows.b[k][i] = linB[i];
-          rows.b[k][3 + i] = angB[i];
-        }
-      };
-      for (int k = 0; k < 3; ++k) {
-        Vec3 u(0.0);
-        u[k] = 1.0;
-        setRow(k, -u, -glm::cross(p.rA, u), u, glm::cross(p.rB, u));
-        g.C[k] = p.d[k];
-        g.lambda[k] = j.linearImpulse[k];
-      }
-      g.rA = p.rA;
-      g.rB = p.rB;
-      rows.m = 3;
-      rows.point = true;  // the rows below add no linear parts
-      if (g.partner >= 0) {
-        // The partner's point, as rows 3-5 along the same world axes (its arms and error in
-        // this entry's a-to-b sense), the rows not a point's alone any more.
-        const Joint& q = joints_[g.partner];
-        const Pose p2 = poseOf(q, sbs[q.sa], sbs[q.sb]);
-        const Real sign = g.flip ? -1.0 : 1.0;
-        g.rA2 = g.flip ? p2.rB : p2.rA;
-        g.rB2 = g.flip ? p2.rA : p2.rB;
-        for (int k = 0; k < 3; ++k) {
-          Vec3 u(0.0);
-          u[k] = 1.0;
-          setRow(3 + k, -u, -glm::cross(g.rA2, u), u, glm::cross(g.rB2, u));
-          g.C[3 + k] = sign * p2.d[k];
-          g.lambda[3 + k] = sign * q.linearImpulse[k];
-        }
-        rows.m = g.m = 6;
-        rows.point = false;
-        std::copy(g.C, g.C + 6, g.C0);
-        continue;
-      }
-      // The rotation rows (a hinge's two tilts, with a locked hinge's axis; a fixed joint's
-      // three world axes) act on the angular velocities alone, along g.axes.
-      if (j.type == JointType::Hinge) {
-        const Vec3 a = axisOf(p.fA), c = glm::cross(a, axisOf(p.fB));
-        perpendiculars(a, g.axes[0], g.axes[1]);
-        g.C[3] = glm::dot(g.axes[0], c);
-        g.C[4] = glm::dot(g.axes[1], c);
-        rows.m = 5;
-        if (lockedHinge(j)) {
-          g.axes[2] = a;
-          // (angles wrap: a hinge held at pi reads its angle in (-pi, pi])
-          g.C[5] = std::remainder(p.twist - j.limits.lower, 2.0 * std::numbers::pi);
-          rows.m = 6;
-        }
-      } else if (j.type == JointType::Fixed) {
-        Quat q = p.fB * glm::conjugate(p.fA);
-        if (q.w < 0.0) q = -q;
-        const Vec3 angle = 2.0 * Vec3(q.x, q.y, q.z);
-        for (int k = 0; k < 3; ++k) {
-          g.axes[k] = Vec3(0.0);
-          g.axes[k][k] = 1.0;
-          g.C[3 + k] = angle[k];
-        }
-        rows.m = 6;
-      }
-      g.m = rows.m;
-      for (int k = 3; k < g.m; ++k) {
-        setRow(k, Vec3(0.0), -g.axes[k - 3], Vec3(0.0), g.axes[k - 3]);
-        g.lambda[k] = glm::dot(g.axes[k - 3], j.angularImpulse);
-      }
-      std::copy(g.C, g.C + 6, g.C0);
-    }
+    for (int e = 0; e < n; ++e)
+      if (all || rebuildGroup_[tree_.groupOf(e)]) buildEntry(group_[e], tree_.rows(e), sbs);
+    for (Closer& c : closers_)
+      if (all || rebuildGroup_[c.group]) buildEntry(c.g, c.rows, sbs);
     if (all) {
       tree_.factor(sbs);
     } else {
       for (int grp = 0; grp < tree_.groupCount(); ++grp)
         if (rebuildGroup_[grp]) tree_.factorGroup(grp, sbs);
     }
+    for (Closure& c : closures_)
+      if (all || rebuildGroup_[c.group]) factorClosure(c, sbs);
   }
   groupDirty_ = true;
   // Right-hand sides J v (+ bias C), the rows' velocities as they were built: rows 0-2 the
@@ -1046,6 +1085,250 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         B.v += B.invMass * P;
         B.w += B.invI * angB;
       });
+  if (!closures_.empty()) solveClosures(sbs, useBias);
+}
+
+// The links that close loops within a kept group (buildTree's links_ with no entry, both
+// bodies in one group), in link order, grouped by group; each group's within kCloseWork.
+void JointSet::findClosers() {
+  closers_.clear();
+  closures_.clear();
+  const int groups = tree_.groupCount();
+  if (groups == 0) return;
+  bodyGroup_.assign(movable_.size(), -1);
+  bodySlot_.assign(movable_.size(), -1);
+  for (int grp = 0; grp < groups; ++grp) {
+    int slot = 0;
+    for (int b : tree_.groupBodies(grp)) {
+      bodyGroup_[b] = grp;
+      bodySlot_[b] = slot++;
+    }
+  }
+  auto rowsOf = [&](const Joint& j) {
+    if (j.type == JointType::Hinge) return lockedHinge(j) ? 6 : 5;
+    return j.type == JointType::Fixed ? 6 : 3;
+  };
+  for (const JointTree::Link& l : links_) {
+    const Joint& j = joints_[l.joint];
+    if (j.tree || partner_[l.joint] >= 0 || l.a <= 0 || l.b <= 0) continue;
+    if (!movable_[l.a] || !movable_[l.b]) continue;
+    const int grp = bodyGroup_[l.a];
+    if (grp < 0 || bodyGroup_[l.b] != grp) continue;
+    Closer& c = closers_.emplace_back();
+    c.group = grp;
+    c.g.joint = l.joint;
+    c.g.sa = j.sa;
+    c.g.sb = j.sb;
+  }
+  if (closers_.empty()) return;
+  // The pairs of bodies an entry joins: a further joint between such a pair (a third ball
+  // joint, a ball joint on a hinge's pair; setLeavePairLoops) stays in the passes. It repeats
+  // rows the entry holds, or nearly (three ball joints nearly in line weld the pair through a
+  // row whose mass is small), and its soft rows give where exact ones fought the entry: chains
+  // of boxes with three ball joints per pair, whipping, parted up to 79 mm with the third joint
+  // soft and 104 mm with it closed exactly (a driver outside the tree, 200 random chains).
+  auto key = [](int a, int b) {
+    return (static_cast<uint64_t>(std::min(a, b)) << 32) | static_cast<uint32_t>(std::max(a, b));
+  };
+  pairKeys_.clear();
+  for (int e = 0; e < tree_.size(); ++e) {
+    const Joint& j = joints_[tree_.joint(e)];
+    pairKeys_.push_back(key(j.sa, j.sb));
+  }
+  std::sort(pairKeys_.begin(), pairKeys_.end());
+  std::erase_if(closers_, [&](const Closer& c) {
+    return std::binary_search(pairKeys_.begin(), pairKeys_.end(), key(c.g.sa, c.g.sb));
+  });
+  if (closers_.empty()) return;
+  // Grouped by group (the same order whatever the threads: links_ is in joint order).
+  std::stable_sort(closers_.begin(), closers_.end(),
+                   [](const Closer& x, const Closer& y) { return x.group < y.group; });
+  size_t kept = 0;
+  for (size_t i = 0; i < closers_.size(); ++i) {
+    Closer& c = closers_[i];
+    const int m = rowsOf(joints_[c.g.joint]);
+    if (closures_.empty() || closures_.back().group != c.group) {
+      Closure& z = closures_.emplace_back();
+      z.group = c.group;
+      z.first = static_cast<int>(kept);
+    }
+    Closure& z = closures_.back();
+    const int bodies = static_cast<int>(tree_.groupBodies(c.group).size());
+    if ((z.m + m) * bodies > kCloseWork) continue;  // left to the passes
+    z.m += m;
+    ++z.count;
+    joints_[c.g.joint].tree = true;
+    closers_[kept++] = std::move(c);
+  }
+  closers_.resize(kept);
+  std::erase_if(closures_, [](const Closure& z) { return z.count == 0; });
+}
+
+// R, X and S of one group's closing rows for the rows and factor just built (Closure).
+void JointSet::factorClosure(Closure& c, const std::vector<SolverBody>& sbs) {
+  const auto [entryBegin, entryEnd] = tree_.groupEntries(c.group);
+  const std::span<const int> bodies = tree_.groupBodies(c.group);
+  const size_t nb = bodies.size(), ne = static_cast<size_t>(entryEnd - entryBegin);
+  const size_t m = static_cast<size_t>(c.m);
+  c.R.assign(m * 6 * nb, 0.0);
+  c.X.assign(m * 6 * ne, 0.0);
+  c.S.assign(m * m, 0.0);
+  closeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
+  // W J^T: a row's parts on a body, as the velocity change a unit impulse along it makes (the
+  // group's factor's W: inverse mass along the free axes, inverse inertia).
+  auto addImpulse = [&](Real* v, int body, const Real* J, Real scale) {
+    const SolverBody& b = sbs[body];
+    const Vec3 lin(J[0], J[1], J[2]), ang(J[3], J[4], J[5]);
+    const Vec3 dv = b.invMass * (b.linearFree * lin), dw = b.invI * ang;
+    for (int i = 0; i < 3; ++i) {
+      v[i] += scale * dv[i];
+      v[3 + i] += scale * dw[i];
+    }
+  };
+  auto velocityOf = [&](const Real* R, int body) -> const Real* {
+    return body > 0 && bodyGroup_[body] == c.group ? R + 6 * static_cast<size_t>(bodySlot_[body])
+                                                   : nullptr;
+  };
+  auto rowTimes = [](const Real* J, const Real* v) {
+    Real t = 0.0;
+    for (int i = 0; i < 6; ++i) t += J[i] * v[i];
+    return t;
+  };
+  size_t r = 0;
+  for (int i = c.first; i < c.first + c.count; ++i) {
+    const Closer& z = closers_[static_cast<size_t>(i)];
+    for (int k = 0; k < z.rows.m; ++k, ++r) {
+      Real* R = &c.R[r * 6 * nb];
+      addImpulse(R + 6 * static_cast<size_t>(bodySlot_[z.g.sa]), z.g.sa, z.rows.a[k], 1.0);
+      addImpulse(R + 6 * static_cast<size_t>(bodySlot_[z.g.sb]), z.g.sb, z.rows.b[k], 1.0);
+      // The group's rows answer: K x = J_t (W J_c^T), impulses -x.
+      for (int e = entryBegin; e < entryEnd; ++e) {
+        const JointTree::Rows& rows = tree_.rows(e);
+        const GroupEntry& g = group_[static_cast<size_t>(e)];
+        const Real* vA = velocityOf(R, g.sa);
+        const Real* vB = velocityOf(R, g.sb);
+        Real* y = &closeR_[6 * static_cast<size_t>(e)];
+        for (int q = 0; q < rows.m; ++q)
+          y[q] = (vA ? rowTimes(rows.a[q], vA) : 0.0) + (vB ? rowTimes(rows.b[q], vB) : 0.0);
+      }
+      tree_.solveGroup(c.group, closeR_);
+      Real* X = &c.X[r * 6 * ne];
+      for (int e = entryBegin; e < entryEnd; ++e) {
+        const JointTree::Rows& rows = tree_.rows(e);
+        const GroupEntry& g = group_[static_cast<size_t>(e)];
+        const Real* x = &closeR_[6 * static_cast<size_t>(e)];
+        Real* xe = X + 6 * static_cast<size_t>(e - entryBegin);
+        for (int q = 0; q < rows.m; ++q) {
+          xe[q] = -x[q];
+          if (g.sa > 0 && bodyGroup_[g.sa] == c.group)
+            addImpulse(R + 6 * static_cast<size_t>(bodySlot_[g.sa]), g.sa, rows.a[q], -x[q]);
+          if (g.sb > 0 && bodyGroup_[g.sb] == c.group)
+            addImpulse(R + 6 * static_cast<size_t>(bodySlot_[g.sb]), g.sb, rows.b[q], -x[q]);
+        }
+      }
+    }
+  }
+  // S = J_c R (symmetric: the lower triangle is read), each diagonal given kCloseMixing of the
+  // row's own mass.
+  r = 0;
+  for (int i = c.first; i < c.first + c.count; ++i) {
+    const Closer& z = closers_[static_cast<size_t>(i)];
+    for (int k = 0; k < z.rows.m; ++k, ++r) {
+      for (size_t col = 0; col <= r; ++col) {
+        const Real* R = &c.R[col * 6 * nb];
+        c.S[r * m + col] = rowTimes(z.rows.a[k], velocityOf(R, z.g.sa)) +
+                           rowTimes(z.rows.b[k], velocityOf(R, z.g.sb));
+      }
+      Real own[6] = {};
+      addImpulse(own, z.g.sa, z.rows.a[k], 1.0);
+      Real self = rowTimes(z.rows.a[k], own);
+      std::fill_n(own, 6, 0.0);
+      addImpulse(own, z.g.sb, z.rows.b[k], 1.0);
+      self += rowTimes(z.rows.b[k], own);
+      c.S[r * m + r] += kCloseMixing * self;
+    }
+  }
+  // Cholesky, lower (S is positive definite with the mixing; a pivot rounding left at zero or
+  // below would be dropped, its impulse kept at 0).
+  for (size_t k = 0; k < m; ++k) {
+    Real d = c.S[k * m + k];
+    for (size_t i = 0; i < k; ++i) d -= c.S[k * m + i] * c.S[k * m + i];
+    const Real pivot = d > 0.0 ? std::sqrt(d) : 0.0;
+    c.S[k * m + k] = pivot;
+    for (size_t row = k + 1; row < m; ++row) {
+      Real v = c.S[row * m + k];
+      for (size_t i = 0; i < k; ++i) v -= c.S[row * m + i] * c.S[k * m + i];
+      c.S[row * m + k] = pivot > 0.0 ? v / pivot : 0.0;
+    }
+  }
+}
+
+// The closing rows after their group's solve: S y = J_c v (+ bias C), the impulses' change d as
+// the group's entries take theirs, applied through R (the bodies) and X (the group's impulses).
+void JointSet::solveClosures(std::vector<SolverBody>& sbs, bool useBias) {
+  const Real biasRate = useBias ? treeSoft_.biasRate : 0.0;
+  const Real massScale = treeSoft_.massScale, impulseScale = treeSoft_.impulseScale;
+  for (const Closure& c : closures_) {
+    const auto [entryBegin, entryEnd] = tree_.groupEntries(c.group);
+    const std::span<const int> bodies = tree_.groupBodies(c.group);
+    const size_t nb = bodies.size(), ne = static_cast<size_t>(entryEnd - entryBegin);
+    const size_t m = static_cast<size_t>(c.m);
+    closeE_.assign(m, 0.0);
+    size_t r = 0;
+    for (int i = c.first; i < c.first + c.count; ++i) {
+      const Closer& z = closers_[static_cast<size_t>(i)];
+      const SolverBody& A = sbs[z.g.sa];
+      const SolverBody& B = sbs[z.g.sb];
+      for (int k = 0; k < z.rows.m; ++k, ++r) {
+        const Real* a = z.rows.a[k];
+        const Real* b = z.rows.b[k];
+        Real e = 0.0;
+        for (int q = 0; q < 3; ++q)
+          e += a[q] * A.v[q] + a[3 + q] * A.w[q] + b[q] * B.v[q] + b[3 + q] * B.w[q];
+        closeE_[r] = e + biasRate * z.g.C[k];
+      }
+    }
+    for (size_t k = 0; k < m; ++k) {  // L y' = e, then L^T y = y'
+      Real v = closeE_[k];
+      for (size_t i = 0; i < k; ++i) v -= c.S[k * m + i] * closeE_[i];
+      const Real pivot = c.S[k * m + k];
+      closeE_[k] = pivot > 0.0 ? v / pivot : 0.0;
+    }
+    for (size_t k = m; k-- > 0;) {
+      Real v = closeE_[k];
+      for (size_t i = k + 1; i < m; ++i) v -= c.S[i * m + k] * closeE_[i];
+      const Real pivot = c.S[k * m + k];
+      closeE_[k] = pivot > 0.0 ? v / pivot : 0.0;
+    }
+    r = 0;
+    for (int i = c.first; i < c.first + c.count; ++i) {
+      GroupEntry& g = closers_[static_cast<size_t>(i)].g;
+      for (int k = 0; k < g.m; ++k, ++r) {
+        const Real d = useBias ? -massScale * closeE_[r] - impulseScale * g.lambda[k] : -closeE_[r];
+        g.lambda[k] += d;
+        closeE_[r] = d;
+      }
+    }
+    for (size_t slot = 0; slot < nb; ++slot) {
+      Vec3 dv(0.0), dw(0.0);
+      for (size_t row = 0; row < m; ++row) {
+        const Real* R = &c.R[(row * nb + slot) * 6];
+        dv += closeE_[row] * Vec3(R[0], R[1], R[2]);
+        dw += closeE_[row] * Vec3(R[3], R[4], R[5]);
+      }
+      SolverBody& body = sbs[bodies[slot]];
+      body.v += dv;
+      body.w += dw;
+    }
+    for (size_t e = 0; e < ne; ++e) {
+      GroupEntry& g = group_[static_cast<size_t>(entryBegin) + e];
+      for (int q = 0; q < g.m; ++q) {
+        Real sum = 0.0;
+        for (size_t row = 0; row < m; ++row) sum += closeE_[row] * c.X[(row * ne + e) * 6 + q];
+        g.lambda[q] += sum;
+      }
+    }
+  }
 }
 
 void JointSet::finish(std::vector<int>& broken) {

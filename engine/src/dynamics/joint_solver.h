@@ -5,6 +5,7 @@
 // position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c); the
 // equality rows of acyclic groups are solved exactly after the contacts (joint_tree.h). Ball
 // joints outside the groups are coloured and solved four to a row (joint_wide.h).
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -203,7 +204,37 @@ class JointSet {
   std::vector<Quat> builtDq_;
   void carryErrors();
   std::vector<char> rebuildGroup_;  // per group of tree_: its rows are built again (solveGroups)
-  bool movingImmovable_ = false;    // a group entry has a kinematic body (buildTree)
+  // An entry's rows, error and impulses at the bodies' poses now (solveGroups' build).
+  void buildEntry(GroupEntry& g, JointTree::Rows& rows, const std::vector<SolverBody>& sbs);
+  // Joints that close loops within a group the tree keeps (the links JointTree::setOpenLoops and
+  // setLeavePairLoops leave out: a ring's last joint, a third ball joint between two bodies) are
+  // solved with their group exactly, through the Schur complement of the group's factor: per
+  // closing row, the velocities a unit impulse along it gives the group's bodies once the
+  // group's rows have answered it (R, one solve of the group per row at each build), and the
+  // group's impulses in that answer (X); S = J_c R, the closing rows' mass with the group
+  // holding, factored. A pass solves the group, then S for the closing rows' impulses, and
+  // applies them through R and X: the group's rows keep what the group's solve gave them.
+  struct Closer {
+    GroupEntry g;
+    JointTree::Rows rows;
+    int group = 0;  // tree_'s
+  };
+  struct Closure {
+    int group = 0, first = 0, count = 0;  // closers_[first, first + count) in tree_'s group
+    int m = 0;                            // their rows in all
+    std::vector<Real> S;                  // m x m, its Cholesky factor (lower) once built
+    std::vector<Real> R;                  // per row: 6 per body of the group (groupBodies order)
+    std::vector<Real> X;                  // per row: 6 per entry of the group
+  };
+  std::vector<Closer> closers_;
+  std::vector<Closure> closures_;
+  std::vector<int> bodySlot_, bodyGroup_;  // per solver body: its place in its group, the group
+  std::vector<Real> closeR_, closeE_;      // factorClosure's and solveClosures' scratch
+  std::vector<uint64_t> pairKeys_;         // findClosers' scratch: the entries' body pairs
+  void findClosers();
+  void factorClosure(Closure& c, const std::vector<SolverBody>& sbs);
+  void solveClosures(std::vector<SolverBody>& sbs, bool useBias);
+  bool movingImmovable_ = false;  // a group entry has a kinematic body (buildTree)
   // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are
   // packed in prepare and stored back in finish (wideLoaded_: the rows hold the impulses).
   WideBallJoints wide_;

@@ -5,6 +5,7 @@
 // friction, joints in loops) and the contacts (block Gauss-Seidel).
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dynamics/solver_body.h"
@@ -56,6 +57,11 @@ class JointTree {
   int groupCount() const { return static_cast<int>(groups_.size()); }
   int groupOf(int e) const { return entryGroup_[e]; }
   void factorGroup(int g, const std::vector<SolverBody>& sb);
+  /// The entries of group g: [first, second) in elimination order.
+  std::pair<int, int> groupEntries(int g) const {
+    return {groups_[g].entryBegin, groups_[g].entryEnd};
+  }
+  Real mixing() const { return mixing_; }
   /// The solver bodies of group g (its movable bodies).
   std::span<const int> groupBodies(int g) const {
     return {bodies_.data() + groups_[g].bodyBegin, bodies_.data() + groups_[g].bodyEnd};
