@@ -3,8 +3,9 @@
 // bodies' double state (as the drag is), inside the contact solver's substep loop: prepared once
 // per step, warm started each substep, solved before the contacts in each iteration with a soft
 // position correction, and relaxed without it (Box2D v3's soft step, joint.c and solver.c); the
-// equality rows of acyclic groups are solved exactly after the contacts (joint_tree.h). Ball
-// joints outside the groups are coloured and solved four to a row (joint_wide.h).
+// equality rows of acyclic groups, and of the joints closing loops in them (Closure), are solved
+// exactly after the contacts (joint_tree.h). Ball joints outside the groups are coloured and
+// solved four to a row (joint_wide.h).
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -206,9 +207,10 @@ class JointSet {
   std::vector<char> rebuildGroup_;  // per group of tree_: its rows are built again (solveGroups)
   // An entry's rows, error and impulses at the bodies' poses now (solveGroups' build).
   void buildEntry(GroupEntry& g, JointTree::Rows& rows, const std::vector<SolverBody>& sbs);
-  // Joints that close loops within a group the tree keeps (the links JointTree::setOpenLoops and
-  // setLeavePairLoops leave out: a ring's last joint, a third ball joint between two bodies) are
-  // solved with their group exactly, through the Schur complement of the group's factor: per
+  // Joints that close loops within a group the tree keeps (the links JointTree::setOpenLoops
+  // leaves out: a ring's last joint; not a further joint between a pair an entry joins, which
+  // stays in the passes: findClosers) are solved with their group exactly, through the Schur
+  // complement of the group's factor: per
   // closing row, the velocities a unit impulse along it gives the group's bodies once the
   // group's rows have answered it (R, one solve of the group per row at each build), and the
   // group's impulses in that answer (X); S = J_c R, the closing rows' mass with the group

@@ -61,7 +61,6 @@ class JointTree {
   std::pair<int, int> groupEntries(int g) const {
     return {groups_[g].entryBegin, groups_[g].entryEnd};
   }
-  Real mixing() const { return mixing_; }
   /// The solver bodies of group g (its movable bodies).
   std::span<const int> groupBodies(int g) const {
     return {bodies_.data() + groups_[g].bodyBegin, bodies_.data() + groups_[g].bodyEnd};
