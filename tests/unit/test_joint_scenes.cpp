@@ -329,3 +329,27 @@ TEST_CASE("A pushed door stops at its hinge limits", "[joints][scene]") {
   CHECK(reached[1][1] > right.limits.upper - 0.02);
   CHECK(reached[1][0] < right.limits.lower + 0.02);
 }
+
+TEST_CASE("The loops scene's joints hold, its closing joints with them", "[joints][scene]") {
+  // assets/scenes/loops.json: a curtain of 5 x 4 spheres on ball joints (12 loops), a necklace
+  // of 12 hinged boxes hung from one point (one loop) and a hoop of 10 capsules on ball joints on
+  // the ground (one loop, no joint to the world). The joints that close the loops are solved with
+  // their groups (JointSet::Closure): 2.8 mm at most over 30 s; 5.4 mm with them in the passes.
+  std::unique_ptr<World> w = loadWorld("loops");
+  REQUIRE(w->jointCount() == 56);
+  Real widest = 0.0;
+  for (int i = 0; i < 1800; ++i) {
+    REQUIRE(w->step(1.0 / 60.0));
+    for (JointId id : w->jointIds()) {
+      const JointView v = *w->joint(id);
+      widest = std::max(widest, glm::length(v.anchorA - v.anchorB));
+    }
+  }
+  int curtainAwake = 0;  // bodies 1 to 20
+  for (BodyId id : w->bodyIds())
+    if (id.index >= 1 && id.index <= 20) curtainAwake += w->body(id)->awake;
+  INFO("widest anchor gap " << widest * 1000.0 << " mm; curtain bodies awake " << curtainAwake);
+  CHECK(w->nonFiniteEvents().empty());
+  CHECK(widest < 0.004);
+  CHECK(curtainAwake == 0);  // the damped curtain comes to rest within 30 s
+}

@@ -101,6 +101,7 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "joint_grid",
                                           "large_pyramid",
                                           "level",
+                                          "loops",
                                           "many_pyramids",
                                           "mass_ratio",
                                           "pendulum",
@@ -112,8 +113,8 @@ TEST_CASE("listSceneFiles: the committed assets/scenes", "[scene_listing]") {
                                           "shapes",
                                           "terrain",
                                           "tower"});
-  REQUIRE(names.size() > 18);
-  CHECK(files[18].description ==
+  REQUIRE(names.size() > 19);
+  CHECK(files[19].description ==
         "A few hundred mixed convex bodies, hulls, true spheres and capsules, dropped into an open "
         "box (the default scene). Rolling resistance 0.05, so that the round ones come to rest "
         "too.");
