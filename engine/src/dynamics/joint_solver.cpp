@@ -972,11 +972,10 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
         const Real t2 = turnOf(s), r2 = glm::dot(r, r);
         return r2 >= kShortArm * kShortArm ? t2 > limit : t2 * r2 > limit * kShortArm * kShortArm;
       };
+      // An entry's or closing joint's rows turned too far: its group is built again.
       rebuildGroup_.assign(static_cast<size_t>(tree_.groupCount()), 0);
-      for (int e = 0; e < n; ++e) {
-        const int grp = tree_.groupOf(e);
-        if (rebuildGroup_[grp]) continue;
-        const GroupEntry& g = group_[e];
+      auto mark = [&](const GroupEntry& g, int grp) {
+        if (rebuildGroup_[grp]) return;
         if (armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
             (g.partner >= 0 && (armTurned(g.sa, g.rA2) || armTurned(g.sb, g.rB2))) ||
             (g.partner < 0 && g.m > 3 && joints_[g.joint].type == JointType::Hinge &&
@@ -984,16 +983,9 @@ void JointSet::solveGroups(std::vector<SolverBody>& sbs, bool useBias) {
           rebuildGroup_[grp] = 1;
           anyGroup = true;
         }
-      }
-      for (const Closer& c : closers_) {
-        if (rebuildGroup_[c.group]) continue;
-        const GroupEntry& g = c.g;
-        if (armTurned(g.sa, g.rA) || armTurned(g.sb, g.rB) ||
-            (g.m > 3 && joints_[g.joint].type == JointType::Hinge && turnOf(g.sa) > limit)) {
-          rebuildGroup_[c.group] = 1;
-          anyGroup = true;
-        }
-      }
+      };
+      for (int e = 0; e < n; ++e) mark(group_[e], tree_.groupOf(e));
+      for (const Closer& c : closers_) mark(c.g, c.group);
       all = anyGroup && movingImmovable_;
     }
     rebuild = anyGroup;
