@@ -20,7 +20,13 @@
 // dynamic bodies awake after the last step and the step after which all of them slept (-1: never; a
 // sleeping island costs nothing, so this tells a cheaper solver from an earlier sleep). An argument
 // runs the benches whose names hold it; `--bullet-iterations N` gives Bullet's solver N iterations
-// instead of the benches' 10 (the cost of a tighter Bullet: its widest gap beside its time).
+// instead of the benches' 10 (the cost of a tighter Bullet: its widest gap beside its time);
+// `--rounds N` runs ragdolls and bridge N times, Tumble and Bullet alternately: a line per round,
+// one of the medians of the rounds' figures (`~`), and two of the runs' step-by-step medians (`=`:
+// step i's time the median of the rounds' step i; its worst is the worst step's cost without the
+// hiccups of the shared machine, which a single run's worst, one sample, mostly measures; the
+// second line leaves the first step, once per world, out). Each line gives the step of each
+// engine's worst.
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
@@ -60,6 +66,10 @@ struct Result {
     return m;
   }
   Real worst() const { return *std::max_element(stepMs.begin(), stepMs.end()); }
+  /// The step (from 1) that took worst().
+  int worstStep() const {
+    return 1 + static_cast<int>(std::max_element(stepMs.begin(), stepMs.end()) - stepMs.begin());
+  }
   /// Steps 2 to N only, as Box3D's benchmark app times them (its first step is not timed).
   Real meanAfterFirst() const {
     Real m = 0.0;
@@ -264,10 +274,28 @@ Result runBullet(const std::string& name, int steps) {
   return r;
 }
 
+Real median(std::vector<Real> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Step i's time the median of the runs' step i.
+Result stepMedians(const std::vector<Result>& runs) {
+  Result r;
+  for (size_t i = 0; i < runs.front().stepMs.size(); ++i) {
+    std::vector<Real> v;
+    for (const Result& run : runs) v.push_back(run.stepMs[i]);
+    r.stepMs.push_back(median(v));
+  }
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string only;
+  int rounds = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--bullet-iterations") {
@@ -279,6 +307,15 @@ int main(int argc, char** argv) {
       }
       bulletIterations = static_cast<int>(n);
       ++i;
+    } else if (arg == "--rounds") {
+      char* end = nullptr;
+      const long n = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
+      if (i + 1 >= argc || *end != '\0' || n < 1 || n > 100) {
+        std::fprintf(stderr, "bench_joints: --rounds: expected an integer 1 to 100\n");
+        return 2;
+      }
+      rounds = static_cast<int>(n);
+      ++i;
     } else {
       only = arg;
     }
@@ -286,19 +323,55 @@ int main(int argc, char** argv) {
   std::printf(
       "ms per step, thread CPU time, %d steps of 1/60 s (t: Tumble, b: Bullet, %d iterations)\n",
       kSteps, bulletIterations);
-  std::printf("%-10s %7s %7s %8s %8s %7s %8s %17s %8s %9s %13s\n", "scene", "t mean", "b mean",
+  std::printf("%-10s %7s %7s %8s %8s %7s %8s %17s %8s %9s %13s %11s\n", "scene", "t mean", "b mean",
               "t worst", "b worst", "mean r", "worst r", "widest gap t/b", "fell t/b", "awake t/b",
-              "all asleep t/b");
+              "all asleep t/b", "worst at t/b");
   for (const char* name : {"ragdolls", "bridge"}) {
     if (std::string(name).find(only) == std::string::npos) continue;
-    const Result t = runTumble(name, kSteps);
-    const Result b = runBullet(name, kSteps);
+    std::vector<Real> tm, bm, tw, bw, mr, wr;
+    std::vector<Result> ts, bs;
+    for (int round = 0; round < rounds; ++round) {
+      const Result t = runTumble(name, kSteps);
+      const Result b = runBullet(name, kSteps);
+      std::printf(
+          "%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f %6.1f/%-6.1f mm %4d/%d %5d/%-3d %6d/%-6d "
+          "%5d/%d\n",
+          name, t.mean(), b.mean(), t.worst(), b.worst(), t.mean() / b.mean(),
+          t.worst() / b.worst(), 1000.0 * t.widestGap, 1000.0 * b.widestGap, t.below, b.below,
+          t.awake, b.awake, t.allAsleep, b.allAsleep, t.worstStep(), b.worstStep());
+      std::fflush(stdout);
+      tm.push_back(t.mean());
+      bm.push_back(b.mean());
+      tw.push_back(t.worst());
+      bw.push_back(b.worst());
+      mr.push_back(t.mean() / b.mean());
+      wr.push_back(t.worst() / b.worst());
+      ts.push_back(t);
+      bs.push_back(b);
+    }
+    if (rounds < 2) continue;
+    std::printf("%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f   (medians of the %d rounds' figures)\n",
+                (std::string(name) + "~").c_str(), median(tm), median(bm), median(tw), median(bw),
+                median(mr), median(wr), rounds);
+    // Both engines step the same scene the same way every round (the same work at step i), so
+    // the median of step i's times over the rounds is its cost without the hiccups, and the
+    // largest such median is the worst step's.
+    const Result t = stepMedians(ts), b = stepMedians(bs);
     std::printf(
-        "%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f %6.1f/%-6.1f mm %4d/%d %5d/%-3d %6d/%d\n", name,
-        t.mean(), b.mean(), t.worst(), b.worst(), t.mean() / b.mean(), t.worst() / b.worst(),
-        1000.0 * t.widestGap, 1000.0 * b.widestGap, t.below, b.below, t.awake, b.awake, t.allAsleep,
-        b.allAsleep);
-    std::fflush(stdout);
+        "%-10s %7.3f %7.3f %8.3f %8.3f %7.2f %8.2f   (each step's median over the rounds) "
+        "worst at %d/%d\n",
+        (std::string(name) + "=").c_str(), t.mean(), b.mean(), t.worst(), b.worst(),
+        t.mean() / b.mean(), t.worst() / b.worst(), t.worstStep(), b.worstStep());
+    // The first step builds what the later ones keep (contacts, joint groups, the solver's
+    // arrays, fresh memory): once per world. The worst of the others beside it.
+    Result tl = t, bl = b;
+    tl.stepMs.erase(tl.stepMs.begin());
+    bl.stepMs.erase(bl.stepMs.begin());
+    std::printf(
+        "%-10s %7s %7s %8.3f %8.3f %7s %8.2f   (the same, the first step left out) worst at "
+        "%d/%d\n",
+        (std::string(name) + "=").c_str(), "", "", tl.worst(), bl.worst(), "",
+        tl.worst() / bl.worst(), tl.worstStep() + 1, bl.worstStep() + 1);
   }
   if (std::string("car").find(only) != std::string::npos) {
     const Result c = runTumble("car", kSteps, kCarSpeed);
