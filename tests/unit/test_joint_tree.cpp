@@ -211,6 +211,73 @@ TEST_CASE("The tree solve of joint groups agrees with a dense solve of K", "[joi
   CHECK(withWorld > 40);  // the mix has many joints to the world besides each group's first
 }
 
+TEST_CASE("forwardGroup's half substitutions give a^T K^-1 b, reaching only the paths to the root",
+          "[joints][tree]") {
+  // The closing joints' Schur complement (JointSet::factorClosure) sums (L^-1 a) . (D^-1 L^-1 b)
+  // over the entries forwardGroup reaches from right-hand sides on one or two entries.
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<Real> u(-1.0, 1.0);
+  int checked = 0, partial = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const int bodies = 2 + trial * 2;
+    Problem p = randomForest(rng, bodies, trial % 2 == 0 ? 0.0 : 0.25);
+    JointTree tree = buildTree(p, bodies);
+    for (int e = 0; e < tree.size(); ++e) tree.rows(e) = p.rows[tree.joint(e)];
+    tree.factor(p.bodies);
+    const int n = tree.size();
+    const auto K = denseK(p, tree, true);
+    for (int draw = 0; draw < 5 * tree.groupCount(); ++draw) {
+      const int g = draw % tree.groupCount();
+      const auto [first, last] = tree.groupEntries(g);
+      std::uniform_int_distribution<int> pick(first, last - 1);
+      // a on one entry of the group, b on one or two.
+      const int ea = pick(rng), eb = pick(rng), eb2 = pick(rng);
+      std::vector<Real> a(6 * static_cast<size_t>(n), 0.0), b = a, flatA(3 * n, 0.0), flatB = flatA;
+      for (int k = 0; k < 3; ++k) {
+        flatA[3 * ea + k] = a[6 * ea + k] = u(rng);
+        flatB[3 * eb + k] = b[6 * eb + k] = u(rng);
+        flatB[3 * eb2 + k] = b[6 * eb2 + k] += u(rng);
+      }
+      const std::vector<Real> x = denseSolve(K, flatB);
+      Real want = 0.0, scale = 0.0;
+      for (int i = 0; i < 3 * n; ++i) {
+        want += flatA[i] * x[i];
+        scale = std::max(scale, std::abs(flatA[i] * x[i]));
+      }
+      std::vector<Real> yhatA(a.size(), 7.0), yhatB(b.size(), 7.0);
+      std::vector<int> reachedA, reachedB;
+      tree.forwardGroup(g, a, yhatA, reachedA);
+      tree.forwardGroup(g, b, yhatB, reachedB);
+      // The sum over the entries both reached (elsewhere one of the two is zero).
+      Real got = 0.0;
+      for (int e : reachedA)
+        if (std::find(reachedB.begin(), reachedB.end(), e) != reachedB.end())
+          for (int k = 0; k < 3; ++k) got += yhatA[6 * e + k] * b[6 * e + k];
+      INFO("trial " << trial << ", group " << g << " (" << last - first << " joints): a^T K^-1 b "
+                    << got << ", dense " << want);
+      CHECK(std::abs(got - want) <= 1e-9 * std::max(1.0, scale));
+      // Reached: the right-hand side's entries first of all, in elimination order, within the
+      // group; the others untouched (r as given, yhat zero).
+      for (const auto* reached : {&reachedA, &reachedB}) {
+        CHECK(std::is_sorted(reached->begin(), reached->end()));
+        for (int e : *reached) CHECK((e >= first && e < last));
+      }
+      CHECK((!reachedA.empty() && reachedA.front() == ea));
+      CHECK((!reachedB.empty() && reachedB.front() == std::min(eb, eb2)));
+      for (int e = first; e < last; ++e)
+        if (std::find(reachedA.begin(), reachedA.end(), e) == reachedA.end())
+          for (int k = 0; k < 6; ++k) {
+            CHECK(a[6 * e + k] == 0.0);
+            CHECK(yhatA[6 * e + k] == 0.0);
+          }
+      partial += static_cast<int>(reachedA.size()) < last - first ? 1 : 0;
+      ++checked;
+    }
+  }
+  CHECK(checked > 100);
+  CHECK(partial > checked / 2);  // most paths to the root leave joints out
+}
+
 TEST_CASE("A joint group with a loop is left to the iterative rows", "[joints][tree]") {
   // Bodies 1-2-3 in a triangle (a loop), 4-5 a chain hung from the world, 6 alone on two world
   // joints (no loop: the world is not a body of the groups).

@@ -1156,90 +1156,128 @@ void JointSet::findClosers() {
   std::erase_if(closures_, [](const Closure& z) { return z.count == 0; });
 }
 
-// R, X and S of one group's closing rows for the rows and factor just built (Closure).
+namespace {
+
+// W J^T for a row's 6 parts on a body (linear, angular), times `scale`, added to v: the velocity
+// change a unit impulse along the row makes (the group's factor's W: inverse mass along the free
+// axes, inverse inertia).
+void addImpulse(Real* v, const SolverBody& b, const Real* J, Real scale) {
+  const Vec3 lin(J[0], J[1], J[2]), ang(J[3], J[4], J[5]);
+  const Vec3 dv = b.invMass * (b.linearFree * lin), dw = b.invI * ang;
+  for (int i = 0; i < 3; ++i) {
+    v[i] += scale * dv[i];
+    v[3 + i] += scale * dw[i];
+  }
+}
+
+Real dot6(const Real* J, const Real* v) {
+  Real t = 0.0;
+  for (int i = 0; i < 6; ++i) t += J[i] * v[i];
+  return t;
+}
+
+}  // namespace
+
+// The right-hand sides J_e v of group `grp`'s entries for velocity changes on a few of its bodies
+// (velocityOf(body): 6 values, or null where none), written to r; the others' left 0.
+template <class VelocityOf>
+void JointSet::groupRowsTimes(int grp, VelocityOf&& velocityOf, std::vector<Real>& r) const {
+  const auto [entryBegin, entryEnd] = tree_.groupEntries(grp);
+  std::fill(r.begin() + 6 * static_cast<ptrdiff_t>(entryBegin),
+            r.begin() + 6 * static_cast<ptrdiff_t>(entryEnd), 0.0);
+  for (int e = entryBegin; e < entryEnd; ++e) {
+    const GroupEntry& g = group_[static_cast<size_t>(e)];
+    const Real* vA = velocityOf(g.sa);
+    const Real* vB = velocityOf(g.sb);
+    if (!vA && !vB) continue;
+    const JointTree::Rows& rows = tree_.rows(e);
+    Real* y = &r[6 * static_cast<size_t>(e)];
+    for (int q = 0; q < rows.m; ++q)
+      y[q] = (vA ? dot6(rows.a[q], vA) : 0.0) + (vB ? dot6(rows.b[q], vB) : 0.0);
+  }
+}
+
+// S of one group's closing rows for the rows and factor just built (Closure).
 void JointSet::factorClosure(Closure& c, const std::vector<SolverBody>& sbs) {
-  const auto [entryBegin, entryEnd] = tree_.groupEntries(c.group);
-  const std::span<const int> bodies = tree_.groupBodies(c.group);
-  const size_t nb = bodies.size(), ne = static_cast<size_t>(entryEnd - entryBegin);
   const size_t m = static_cast<size_t>(c.m);
-  c.R.assign(m * 6 * nb, 0.0);
-  c.X.assign(m * 6 * ne, 0.0);
+  const auto [entryBegin, entryEnd] = tree_.groupEntries(c.group);
+  const size_t ne = static_cast<size_t>(entryEnd - entryBegin);
   c.S.assign(m * m, 0.0);
+  c.WJ.assign(m * 12, 0.0);
   closeR_.assign(6 * static_cast<size_t>(tree_.size()), 0.0);
-  // W J^T: a row's parts on a body, as the velocity change a unit impulse along it makes (the
-  // group's factor's W: inverse mass along the free axes, inverse inertia).
-  auto addImpulse = [&](Real* v, int body, const Real* J, Real scale) {
-    const SolverBody& b = sbs[body];
-    const Vec3 lin(J[0], J[1], J[2]), ang(J[3], J[4], J[5]);
-    const Vec3 dv = b.invMass * (b.linearFree * lin), dw = b.invI * ang;
-    for (int i = 0; i < 3; ++i) {
-      v[i] += scale * dv[i];
-      v[3 + i] += scale * dw[i];
-    }
-  };
-  auto velocityOf = [&](const Real* R, int body) -> const Real* {
-    return body > 0 && bodyGroup_[body] == c.group ? R + 6 * static_cast<size_t>(bodySlot_[body])
-                                                   : nullptr;
-  };
-  auto rowTimes = [](const Real* J, const Real* v) {
-    Real t = 0.0;
-    for (int i = 0; i < 6; ++i) t += J[i] * v[i];
-    return t;
-  };
+  closeY_.assign(closeR_.size(), 0.0);
+  // L^-1 B and D^-1 L^-1 B by entry and component, the closing rows side by side:
+  // [(e * 6 + l) * m + row] for the group's entry e (0 where a row's substitution did not reach).
+  closeYd_.assign(ne * 6 * m, 0.0);
+  closePd_.assign(ne * 6 * m, 0.0);
+  closeLive_.assign(ne, 0);
+  // Per row: W J_c^T at its two bodies, and the group's rows' velocity from it (B's column) put
+  // through the forward substitution.
   size_t r = 0;
   for (int i = c.first; i < c.first + c.count; ++i) {
     const Closer& z = closers_[static_cast<size_t>(i)];
     for (int k = 0; k < z.rows.m; ++k, ++r) {
-      Real* R = &c.R[r * 6 * nb];
-      addImpulse(R + 6 * static_cast<size_t>(bodySlot_[z.g.sa]), z.g.sa, z.rows.a[k], 1.0);
-      addImpulse(R + 6 * static_cast<size_t>(bodySlot_[z.g.sb]), z.g.sb, z.rows.b[k], 1.0);
-      // The group's rows answer: K x = J_t (W J_c^T), impulses -x.
-      for (int e = entryBegin; e < entryEnd; ++e) {
-        const JointTree::Rows& rows = tree_.rows(e);
-        const GroupEntry& g = group_[static_cast<size_t>(e)];
-        const Real* vA = velocityOf(R, g.sa);
-        const Real* vB = velocityOf(R, g.sb);
-        Real* y = &closeR_[6 * static_cast<size_t>(e)];
-        for (int q = 0; q < rows.m; ++q)
-          y[q] = (vA ? rowTimes(rows.a[q], vA) : 0.0) + (vB ? rowTimes(rows.b[q], vB) : 0.0);
-      }
-      tree_.solveGroup(c.group, closeR_);
-      Real* X = &c.X[r * 6 * ne];
-      for (int e = entryBegin; e < entryEnd; ++e) {
-        const JointTree::Rows& rows = tree_.rows(e);
-        const GroupEntry& g = group_[static_cast<size_t>(e)];
-        const Real* x = &closeR_[6 * static_cast<size_t>(e)];
-        Real* xe = X + 6 * static_cast<size_t>(e - entryBegin);
-        for (int q = 0; q < rows.m; ++q) {
-          xe[q] = -x[q];
-          if (g.sa > 0 && bodyGroup_[g.sa] == c.group)
-            addImpulse(R + 6 * static_cast<size_t>(bodySlot_[g.sa]), g.sa, rows.a[q], -x[q]);
-          if (g.sb > 0 && bodyGroup_[g.sb] == c.group)
-            addImpulse(R + 6 * static_cast<size_t>(bodySlot_[g.sb]), g.sb, rows.b[q], -x[q]);
+      Real* wa = &c.WJ[12 * r];
+      Real* wb = wa + 6;
+      addImpulse(wa, sbs[z.g.sa], z.rows.a[k], 1.0);
+      addImpulse(wb, sbs[z.g.sb], z.rows.b[k], 1.0);
+      groupRowsTimes(
+          c.group,
+          [&](int body) -> const Real* {
+            return body == z.g.sa ? wa : body == z.g.sb ? wb : nullptr;
+          },
+          closeR_);
+      tree_.forwardGroup(c.group, closeR_, closeY_, closeReached_);
+      for (int e : closeReached_) {
+        const size_t at = static_cast<size_t>(e - entryBegin);
+        closeLive_[at] = 1;
+        for (size_t l = 0; l < 6; ++l) {
+          closeYd_[(at * 6 + l) * m + r] = closeY_[6 * static_cast<size_t>(e) + l];
+          closePd_[(at * 6 + l) * m + r] = closeR_[6 * static_cast<size_t>(e) + l];
         }
       }
     }
   }
-  // S = J_c R (symmetric: the lower triangle is read), each diagonal given kCloseMixing of the
-  // row's own mass.
+  // S = A - (L^-1 B)^T D^-1 (L^-1 B) (symmetric: the lower triangle is written), each diagonal
+  // given kCloseMixing of the row's own mass A_rr. A_rc is not zero where rows r and c share a
+  // body; the product is summed entry by entry, each entry's rows at once.
+  closeBodies_.resize(2 * m);
+  closeJ_.resize(2 * m);
   r = 0;
   for (int i = c.first; i < c.first + c.count; ++i) {
     const Closer& z = closers_[static_cast<size_t>(i)];
     for (int k = 0; k < z.rows.m; ++k, ++r) {
-      for (size_t col = 0; col <= r; ++col) {
-        const Real* R = &c.R[col * 6 * nb];
-        c.S[r * m + col] = rowTimes(z.rows.a[k], velocityOf(R, z.g.sa)) +
-                           rowTimes(z.rows.b[k], velocityOf(R, z.g.sb));
-      }
-      Real own[6] = {};
-      addImpulse(own, z.g.sa, z.rows.a[k], 1.0);
-      Real self = rowTimes(z.rows.a[k], own);
-      std::fill_n(own, 6, 0.0);
-      addImpulse(own, z.g.sb, z.rows.b[k], 1.0);
-      self += rowTimes(z.rows.b[k], own);
-      c.S[r * m + r] += kCloseMixing * self;
+      closeBodies_[2 * r] = z.g.sa;
+      closeBodies_[2 * r + 1] = z.g.sb;
+      closeJ_[2 * r] = z.rows.a[k];
+      closeJ_[2 * r + 1] = z.rows.b[k];
     }
   }
+  closeE_.assign(m, 0.0);  // A_rr
+  for (r = 0; r < m; ++r)
+    for (size_t col = 0; col <= r; ++col) {
+      Real a = 0.0;
+      for (int side = 0; side < 2; ++side)
+        for (int other = 0; other < 2; ++other)
+          if (closeBodies_[2 * col + other] == closeBodies_[2 * r + side])
+            a += dot6(closeJ_[2 * r + side], &c.WJ[12 * col + 6 * other]);
+      c.S[r * m + col] = a;
+      if (col == r) closeE_[r] = a;
+    }
+  for (size_t e = 0; e < ne; ++e) {
+    if (!closeLive_[e]) continue;
+    for (size_t l = 0; l < 6; ++l) {
+      const Real* y = &closeYd_[(e * 6 + l) * m];
+      const Real* p = &closePd_[(e * 6 + l) * m];
+      for (r = 0; r < m; ++r) {
+        const Real a = y[r];
+        if (a == 0.0) continue;
+        Real* row = &c.S[r * m];
+        for (size_t col = 0; col <= r; ++col) row[col] -= a * p[col];
+      }
+    }
+  }
+  for (r = 0; r < m; ++r) c.S[r * m + r] += kCloseMixing * closeE_[r];
   // Cholesky, lower (S is positive definite with the mixing; a pivot rounding left at zero or
   // below would be dropped, its impulse kept at 0).
   for (size_t k = 0; k < m; ++k) {
@@ -1256,14 +1294,14 @@ void JointSet::factorClosure(Closure& c, const std::vector<SolverBody>& sbs) {
 }
 
 // The closing rows after their group's solve: S y = J_c v (+ bias C), the impulses' change d as
-// the group's entries take theirs, applied through R (the bodies) and X (the group's impulses).
+// the group's entries take theirs, applied to the closing rows' bodies (W J_c^T d); then the
+// group's rows answer the velocity that gave them (K x = B d), their impulses -x.
 void JointSet::solveClosures(std::vector<SolverBody>& sbs, bool useBias) {
   const Real biasRate = useBias ? treeSoft_.biasRate : 0.0;
   const Real massScale = treeSoft_.massScale, impulseScale = treeSoft_.impulseScale;
+  closeR_.resize(6 * static_cast<size_t>(tree_.size()));
   for (const Closure& c : closures_) {
-    const auto [entryBegin, entryEnd] = tree_.groupEntries(c.group);
     const std::span<const int> bodies = tree_.groupBodies(c.group);
-    const size_t nb = bodies.size(), ne = static_cast<size_t>(entryEnd - entryBegin);
     const size_t m = static_cast<size_t>(c.m);
     closeE_.assign(m, 0.0);
     size_t r = 0;
@@ -1292,32 +1330,62 @@ void JointSet::solveClosures(std::vector<SolverBody>& sbs, bool useBias) {
       const Real pivot = c.S[k * m + k];
       closeE_[k] = pivot > 0.0 ? v / pivot : 0.0;
     }
+    // The closing rows' impulses' change d, and the velocity change it makes at their bodies.
+    closeDv_.assign(6 * bodies.size(), 0.0);
     r = 0;
     for (int i = c.first; i < c.first + c.count; ++i) {
       GroupEntry& g = closers_[static_cast<size_t>(i)].g;
       for (int k = 0; k < g.m; ++k, ++r) {
         const Real d = useBias ? -massScale * closeE_[r] - impulseScale * g.lambda[k] : -closeE_[r];
         g.lambda[k] += d;
-        closeE_[r] = d;
+        Real* va = &closeDv_[6 * static_cast<size_t>(bodySlot_[g.sa])];
+        Real* vb = &closeDv_[6 * static_cast<size_t>(bodySlot_[g.sb])];
+        for (int l = 0; l < 6; ++l) {
+          va[l] += d * c.WJ[12 * r + l];
+          vb[l] += d * c.WJ[12 * r + 6 + l];
+        }
       }
     }
-    for (size_t slot = 0; slot < nb; ++slot) {
-      Vec3 dv(0.0), dw(0.0);
-      for (size_t row = 0; row < m; ++row) {
-        const Real* R = &c.R[(row * nb + slot) * 6];
-        dv += closeE_[row] * Vec3(R[0], R[1], R[2]);
-        dw += closeE_[row] * Vec3(R[3], R[4], R[5]);
-      }
+    auto velocityOf = [&](int body) -> const Real* {
+      if (body <= 0 || bodyGroup_[body] != c.group) return nullptr;
+      const Real* v = &closeDv_[6 * static_cast<size_t>(bodySlot_[body])];
+      for (int l = 0; l < 6; ++l)
+        if (v[l] != 0.0) return v;
+      return nullptr;
+    };
+    groupRowsTimes(c.group, velocityOf, closeR_);
+    for (size_t slot = 0; slot < bodies.size(); ++slot) {
+      const Real* v = &closeDv_[6 * slot];
       SolverBody& body = sbs[bodies[slot]];
-      body.v += dv;
-      body.w += dw;
+      body.v += Vec3(v[0], v[1], v[2]);
+      body.w += Vec3(v[3], v[4], v[5]);
     }
-    for (size_t e = 0; e < ne; ++e) {
-      GroupEntry& g = group_[static_cast<size_t>(entryBegin) + e];
-      for (int q = 0; q < g.m; ++q) {
-        Real sum = 0.0;
-        for (size_t row = 0; row < m; ++row) sum += closeE_[row] * c.X[(row * ne + e) * 6 + q];
-        g.lambda[q] += sum;
+    tree_.solveGroup(c.group, closeR_);
+    const auto [entryBegin, entryEnd] = tree_.groupEntries(c.group);
+    for (int e = entryBegin; e < entryEnd; ++e) {
+      GroupEntry& g = group_[static_cast<size_t>(e)];
+      const JointTree::Rows& rows = tree_.rows(e);
+      const Real* x = &closeR_[6 * static_cast<size_t>(e)];
+      const bool moveA = g.sa > 0 && bodyGroup_[g.sa] == c.group;
+      const bool moveB = g.sb > 0 && bodyGroup_[g.sb] == c.group;
+      // J^T (-x) on each body, then W once.
+      Real pA[6] = {}, pB[6] = {}, dA[6] = {}, dB[6] = {};
+      for (int q = 0; q < rows.m; ++q) {
+        g.lambda[q] -= x[q];
+        for (int l = 0; l < 6; ++l) {
+          pA[l] -= x[q] * rows.a[q][l];
+          pB[l] -= x[q] * rows.b[q][l];
+        }
+      }
+      if (moveA) addImpulse(dA, sbs[g.sa], pA, 1.0);
+      if (moveB) addImpulse(dB, sbs[g.sb], pB, 1.0);
+      if (moveA) {
+        sbs[g.sa].v += Vec3(dA[0], dA[1], dA[2]);
+        sbs[g.sa].w += Vec3(dA[3], dA[4], dA[5]);
+      }
+      if (moveB) {
+        sbs[g.sb].v += Vec3(dB[0], dB[1], dB[2]);
+        sbs[g.sb].w += Vec3(dB[3], dB[4], dB[5]);
       }
     }
   }

@@ -210,12 +210,14 @@ class JointSet {
   // Joints that close loops within a group the tree keeps (the links JointTree::setOpenLoops
   // leaves out: a ring's last joint; not a further joint between a pair an entry joins, which
   // stays in the passes: findClosers) are solved with their group exactly, through the Schur
-  // complement of the group's factor: per
-  // closing row, the velocities a unit impulse along it gives the group's bodies once the
-  // group's rows have answered it (R, one solve of the group per row at each build), and the
-  // group's impulses in that answer (X); S = J_c R, the closing rows' mass with the group
-  // holding, factored. A pass solves the group, then S for the closing rows' impulses, and
-  // applies them through R and X: the group's rows keep what the group's solve gave them.
+  // complement of the group's factor K = L D L^T: S = A - B^T K^-1 B, the closing rows' mass with
+  // the group holding, where A = J_c W J_c^T is their own (W: the bodies' inverse masses) and
+  // B = J W J_c^T the group's rows' velocity from a unit impulse along each closing row. At each
+  // build a forward substitution per closing row gives L^-1 B's column (its entries on the paths
+  // from the closing joint's bodies to the group's root: JointTree::forwardGroup) and
+  // B^T K^-1 B = (L^-1 B)^T D^-1 (L^-1 B); S is then factored. A pass solves the group, then S for
+  // the closing rows' impulses, applies them, and solves the group once more for its rows' answer
+  // to them (K x = B d).
   struct Closer {
     GroupEntry g;
     JointTree::Rows rows;
@@ -225,16 +227,21 @@ class JointSet {
     int group = 0, first = 0, count = 0;  // closers_[first, first + count) in tree_'s group
     int m = 0;                            // their rows in all
     std::vector<Real> S;                  // m x m, its Cholesky factor (lower) once built
-    std::vector<Real> R;                  // per row: 6 per body of the group (groupBodies order)
-    std::vector<Real> X;                  // per row: 6 per entry of the group
+    std::vector<Real> WJ;                 // per row: W J_c^T on its body a (6), on its body b (6)
   };
   std::vector<Closer> closers_;
   std::vector<Closure> closures_;
   std::vector<int> bodySlot_, bodyGroup_;  // per solver body: its place in its group, the group
-  std::vector<Real> closeR_, closeE_;      // factorClosure's and solveClosures' scratch
-  std::vector<uint64_t> pairKeys_;         // findClosers' scratch: the entries' body pairs
+  // factorClosure's and solveClosures' scratch
+  std::vector<Real> closeR_, closeE_, closeY_, closeDv_, closeYd_, closePd_;
+  std::vector<int> closeReached_, closeBodies_;
+  std::vector<char> closeLive_;
+  std::vector<const Real*> closeJ_;
+  std::vector<uint64_t> pairKeys_;  // findClosers' scratch: the entries' body pairs
   void findClosers();
   void factorClosure(Closure& c, const std::vector<SolverBody>& sbs);
+  template <class VelocityOf>
+  void groupRowsTimes(int grp, VelocityOf&& velocityOf, std::vector<Real>& r) const;
   void solveClosures(std::vector<SolverBody>& sbs, bool useBias);
   bool movingImmovable_ = false;  // a group entry has a kinematic body (buildTree)
   // Ball joints outside the groups, four to a row (joint_wide.h); their masses and impulses are

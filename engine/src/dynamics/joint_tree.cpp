@@ -384,9 +384,9 @@ void addRowsTransposedTimes(Real* z, const Rows& J, const Real* x, Real s) {
 }  // namespace
 
 // Forward: y_k = r_k - sum over earlier j at k's bodies of J_k G_j y_j, the sums kept per body
-// in z; then D^-1.
+// in z (forwardSums); then D^-1.
 template <int m, bool point>
-void JointTree::forward(const Entry& e, Real* y) {
+void JointTree::forwardSums(const Entry& e, Real* y) {
   const auto& Ju = e.upIsA ? e.rows.a : e.rows.b;
   const auto& Jd = e.upIsA ? e.rows.b : e.rows.a;
   Real* zu = &z_[6 * static_cast<size_t>(e.up)];
@@ -398,7 +398,43 @@ void JointTree::forward(const Entry& e, Real* y) {
     for (int k = 0; k < m; ++k) t += e.G[i][k] * y[k];
     zu[i] += t;
   }
+}
+
+template <int m, bool point>
+void JointTree::forward(const Entry& e, Real* y) {
+  forwardSums<m, point>(e, y);
   solvePivot<m>(e, y);
+}
+
+void JointTree::forwardGroup(int g, std::vector<Real>& r, std::vector<Real>& yhat,
+                             std::vector<int>& reached) {
+  const Group& group = groups_[g];
+  reached.clear();
+  if (reached_.size() < W_.size()) reached_.resize(W_.size());
+  for (int q = group.bodyBegin; q < group.bodyEnd; ++q) {
+    std::fill_n(&z_[6 * static_cast<size_t>(bodies_[q])], 6, 0.0);
+    reached_[static_cast<size_t>(bodies_[q])] = 0;
+  }
+  for (int q = group.entryBegin; q < group.entryEnd; ++q) {
+    const Entry& e = entries_[q];
+    Real* y = &r[6 * static_cast<size_t>(q)];
+    Real* yh = &yhat[6 * static_cast<size_t>(q)];
+    // Skipped, its values zero (what the sums would give: nothing reached its bodies' sums).
+    bool live = reached_[static_cast<size_t>(e.up)] ||
+                (e.down > 0 && reached_[static_cast<size_t>(e.down)]);
+    for (int k = 0; k < e.rows.m && !live; ++k) live = y[k] != 0.0;
+    if (!live) {
+      std::fill_n(yh, 6, 0.0);
+      continue;
+    }
+    withShape(e, [&](auto m, auto point) {
+      forwardSums<m(), point()>(e, y);
+      for (int k = 0; k < 6; ++k) yh[k] = k < m() ? y[k] : 0.0;
+      solvePivot<m()>(e, y);
+    });
+    reached_[static_cast<size_t>(e.up)] = 1;
+    reached.push_back(q);
+  }
 }
 
 // Backward: x_j = w_j - G_j^T sum over later k at up of J_k^T x_k (z reused).

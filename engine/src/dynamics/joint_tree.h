@@ -48,6 +48,7 @@ class JointTree {
   int joint(int e) const { return entries_[e].joint; }
   /// The rows of entry e, to be filled before factor().
   Rows& rows(int e) { return entries_[e].rows; }
+  const Rows& rows(int e) const { return entries_[e].rows; }
 
   /// Factors K = J M^-1 J^T (plus the mixing) of every group (O(n): one 6x6 matrix per body,
   /// one m x m per joint) for the rows as filled.
@@ -67,6 +68,15 @@ class JointTree {
   }
   /// solve() for group g's entries alone (the others' values in r are left as they are).
   void solveGroup(int g, std::vector<Real>& r);
+  /// The forward half of solveGroup(g, r) alone. With K = L D L^T (L unit lower by blocks, D the
+  /// entries' pivot blocks), group g's entries of r become D^-1 L^-1 r and those of yhat (6 per
+  /// entry, as r) L^-1 r, the values before each pivot solve: a^T K^-1 b is then the sum over
+  /// the entries of (L^-1 a) . (D^-1 L^-1 b). An entry whose right-hand side is zero and whose
+  /// bodies no earlier entry's sums reached is skipped, its values left 0 in both (what it would
+  /// compute), so a right-hand side on a few entries costs their paths to the group's root;
+  /// `reached` gets the entries computed, in elimination order.
+  void forwardGroup(int g, std::vector<Real>& r, std::vector<Real>& yhat,
+                    std::vector<int>& reached);
   /// Solves K x = r for every group in place: `r` holds 6 values per entry (its m rows first).
   void solve(std::vector<Real>& r);
   /// solve() for every group, with entry e's right-hand side written by rhs(e, &r[6 e]) as the
@@ -162,6 +172,8 @@ class JointTree {
   template <int m, bool point>
   void forward(const Entry& e, Real* y);
   template <int m, bool point>
+  void forwardSums(const Entry& e, Real* y);  // forward() before its pivot solve
+  template <int m, bool point>
   void backward(const Entry& e, Real* x);
   // solveWith's steps for entry q: the pairs' products subtracted, the pivot solved; the
   // products' transposes pushed to the earlier entries.
@@ -199,9 +211,10 @@ class JointTree {
   std::vector<Group> groups_;
   std::vector<int> entryGroup_;
   std::vector<Entry> entries_;
-  std::vector<int> bodies_;  // solver bodies of the groups
-  std::vector<Mat6> W_;      // per solver body: inverse mass with the eliminated joints applied
-  std::vector<Real> z_;      // per solver body: 6 values of the substitution's running sums
+  std::vector<int> bodies_;    // solver bodies of the groups
+  std::vector<Mat6> W_;        // per solver body: inverse mass with the eliminated joints applied
+  std::vector<Real> z_;        // per solver body: 6 values of the substitution's running sums
+  std::vector<char> reached_;  // per solver body: forwardGroup's sums there are not all zero
   // build's scratch
   std::vector<int> parent_, rank_, firstLink_, nextLink_, order_, seen_;
   std::vector<char> loop_;
