@@ -44,12 +44,17 @@ constexpr Real kTreeMassRatio = 30.0;
 constexpr int kOpenLoops = 16;
 
 // The most a group's closing rows times its bodies may be for its closing joints to be solved
-// with it (JointSet::Closure): each build solves the group once per closing row and fills R, and
-// each pass reads R and X whole. Further closing joints stay in the passes. Damped nets of spheres
-// on ball joints hung by two corners (a driver outside the tree, mean step over 30 s, their gaps):
-// 3 x 3 (12 closing rows x 9 bodies) 0.006 -> 0.013 ms, 0.72 -> 0.19 mm; 4 x 4 (27 x 16)
-// 0.011 -> 0.042 ms, 2.63 -> 0.22 mm; 5 x 5 (48 x 25; within the cap 13 of its 16 closing
-// joints) 0.017 -> 0.092 ms, 4.56 -> 0.98 mm (all 16: 0.125 ms, 0.59 mm).
+// with it (JointSet::Closure): each build makes a forward substitution of the group per closing
+// row and S, m x m, summed over the group's entries, and factors S; each pass solves S and the
+// group once more. Further closing joints stay in the passes. Damped nets of spheres on ball
+// joints hung by two corners (a driver outside the tree, mean step over 30 s, their gaps, when
+// the build solved the group whole per closing row): 3 x 3 (12 closing rows x 9 bodies) 0.006 ->
+// 0.013 ms, 0.72 -> 0.19 mm; 4 x 4 (27 x 16) 0.011 -> 0.042 ms, 2.63 -> 0.22 mm; 5 x 5 (48 x
+// 25; within the cap 13 of its 16 closing joints) 0.017 -> 0.092 ms, 4.56 -> 0.98 mm (all 16:
+// 0.125 ms, 0.59 mm). With the forward substitutions (first 300 steps, awake): 4 x 4 0.067 ms,
+// 5 x 5 0.12 ms; uncapped (and kOpenLoops 64) 5 x 5 0.15 ms, 6 x 6 0.31 ms (0.62 mm; soft whole
+// 0.030 ms, 14.8 mm), 8 x 8 1.46 ms (1.25 mm; soft 0.052 ms, 119 mm): the cost grows with the
+// closing rows' square and more, so the cap stays.
 constexpr int kCloseWork = 1024;
 
 // Each closing row's diagonal of S gains this share of the row's own mass (W alone, the group
