@@ -298,23 +298,15 @@ int main(int argc, char** argv) {
   int rounds = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--bullet-iterations") {
+    if (arg == "--bullet-iterations" || arg == "--rounds") {
+      const long most = arg == "--rounds" ? 100 : 10000;
       char* end = nullptr;
       const long n = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
-      if (i + 1 >= argc || *end != '\0' || n < 1 || n > 10000) {
-        std::fprintf(stderr, "bench_joints: --bullet-iterations: expected an integer 1 to 10000\n");
+      if (i + 1 >= argc || *end != '\0' || n < 1 || n > most) {
+        std::fprintf(stderr, "bench_joints: %s: expected an integer 1 to %ld\n", arg.c_str(), most);
         return 2;
       }
-      bulletIterations = static_cast<int>(n);
-      ++i;
-    } else if (arg == "--rounds") {
-      char* end = nullptr;
-      const long n = i + 1 < argc ? std::strtol(argv[i + 1], &end, 10) : 0;
-      if (i + 1 >= argc || *end != '\0' || n < 1 || n > 100) {
-        std::fprintf(stderr, "bench_joints: --rounds: expected an integer 1 to 100\n");
-        return 2;
-      }
-      rounds = static_cast<int>(n);
+      (arg == "--rounds" ? rounds : bulletIterations) = static_cast<int>(n);
       ++i;
     } else {
       only = arg;
