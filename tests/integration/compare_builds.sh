@@ -23,7 +23,7 @@ if [ ${#presets[@]} -eq 0 ]; then
 fi
 runs=("pile 60" "pile 600" "heap_boxes_500 300" "heap_hull20_500 300" "ragdolls 300"
       "bridge 300" "terrain 300" "shapes 300" "compound 300" "sensors 300" "rope 300"
-      "car 300" "cradle 300" "door 300" "level 300")
+      "car 300" "cradle 300" "door 300" "level 300" "pendulum 600" "loops 300")
 for p in "${presets[@]}"; do
   [ -f "build/$p/build.ninja" ] || cmake --preset "$p" > /dev/null
   cmake --build --preset "$p" -j2 --target tumble-cli > /dev/null
