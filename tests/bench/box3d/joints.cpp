@@ -8,9 +8,11 @@
 // with SUBSTEPS substeps (default 4, Tumble's default) and its joints' constraint stiffness
 // HERTZ (default Box3D's 60 Hz; Box3D caps it at a quarter of the substep rate). Tumble and Box3D
 // run alternately, ROUNDS rounds (default 3) of STEPS steps (default 600): thread CPU time per
-// step, mean and median of the steps, the widest anchor gap of any joint at any step, the bodies
-// awake at the end, the step after which all slept (-1: never) and the lowest dynamic body's centre
-// (a body off the bridge or through the ground shows there). Printed, never asserted.
+// step, mean, median and worst of the steps (and each step's median over the rounds, whose worst
+// is the worst step's cost without the machine's hiccups, as in bench_joints), the widest anchor
+// gap of any joint at any step, the bodies awake at the end, the step after which all slept (-1:
+// never) and the lowest dynamic body's centre (a body off the bridge or through the ground shows
+// there). Printed, never asserted.
 //
 // Not part of Tumble's build: it needs a Box3D checkout built by tests/bench/box3d/compare.sh
 // (BOX3D/build-tumble) and Tumble's release build. From the repository root, one line:
@@ -66,7 +68,26 @@ struct Result {
     std::sort(s.begin(), s.end());
     return s[s.size() / 2];
   }
+  // The worst step from step `from` (0: the first) and its number (from 1).
+  double worst(int from = 0) const { return *std::max_element(ms.begin() + from, ms.end()); }
+  int worstStep(int from = 0) const {
+    return static_cast<int>(std::max_element(ms.begin() + from, ms.end()) - ms.begin()) + 1;
+  }
 };
+
+// Each step's median over the rounds (step i is the same work in every round, so the largest such
+// median is the worst step's cost without the shared machine's hiccups, as bench_joints says).
+Result stepMedians(const std::vector<Result>& runs) {
+  Result m;
+  m.ms.resize(runs.front().ms.size());
+  std::vector<double> at(runs.size());
+  for (size_t i = 0; i < m.ms.size(); ++i) {
+    for (size_t k = 0; k < runs.size(); ++k) at[k] = runs[k].ms[i];
+    std::sort(at.begin(), at.end());
+    m.ms[i] = at[at.size() / 2];
+  }
+  return m;
+}
 
 b3Vec3 v3(const Vec3& v) {
   return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)};
@@ -266,17 +287,32 @@ int main(int argc, char** argv) {
       "%s, %d steps of 1/60 s, Box3D %d substeps and joints of %g Hz, Tumble its scene's "
       "settings; thread CPU ms per step\n",
       file, steps, substeps, static_cast<double>(hertz));
-  std::printf("%5s %9s %9s %9s %9s %7s %7s %13s %10s %13s %13s\n", "round", "t mean", "b3 mean",
-              "t median", "b3 median", "mean r", "med r", "gap t/b3 mm", "awake t/b3",
-              "asleep t/b3", "lowest t/b3 m");
+  std::printf("%5s %9s %9s %9s %9s %8s %8s %7s %7s %7s %13s %10s %13s %13s %13s\n", "round",
+              "t mean", "b3 mean", "t median", "b3 median", "t worst", "b3 worst", "mean r",
+              "med r", "worst r", "gap t/b3 mm", "awake t/b3", "asleep t/b3", "lowest t/b3 m",
+              "worst at t/b3");
+  std::vector<Result> ts, bs;
   for (int k = 1; k <= rounds; ++k) {
-    const Result t = runTumble(file, steps);
-    const Result b = runBox3d(file, steps, substeps, hertz);
+    ts.push_back(runTumble(file, steps));
+    bs.push_back(runBox3d(file, steps, substeps, hertz));
+    const Result& t = ts.back();
+    const Result& b = bs.back();
     std::printf(
-        "%5d %9.4f %9.4f %9.4f %9.4f %7.2f %7.2f %6.1f/%-6.1f %5d/%-4d %6d/%-6d %6.3f/%.3f\n", k,
-        t.mean(), b.mean(), t.median(), b.median(), t.mean() / b.mean(), t.median() / b.median(),
-        1e3 * t.gap, 1e3 * b.gap, t.awake, b.awake, t.allAsleep, b.allAsleep, t.lowest, b.lowest);
+        "%5d %9.4f %9.4f %9.4f %9.4f %8.4f %8.4f %7.2f %7.2f %7.2f %6.1f/%-6.1f %5d/%-4d "
+        "%6d/%-6d %6.3f/%-6.3f %6d/%d\n",
+        k, t.mean(), b.mean(), t.median(), b.median(), t.worst(), b.worst(), t.mean() / b.mean(),
+        t.median() / b.median(), t.worst() / b.worst(), 1e3 * t.gap, 1e3 * b.gap, t.awake, b.awake,
+        t.allAsleep, b.allAsleep, t.lowest, b.lowest, t.worstStep(), b.worstStep());
     std::fflush(stdout);
   }
+  // The worst step as each step's median over the rounds, with and without the first step (its
+  // cold caches and fresh arrays: once per world).
+  const Result t = stepMedians(ts), b = stepMedians(bs);
+  for (int from = 0; from < 2 && from < steps - 1; ++from)
+    std::printf(
+        "each step's median over the %d rounds%s: worst t %.4f at step %d, b3 %.4f at step %d, "
+        "ratio %.2f\n",
+        rounds, from ? ", the first step left out" : "", t.worst(from), t.worstStep(from),
+        b.worst(from), b.worstStep(from), t.worst(from) / b.worst(from));
   return 0;
 }
