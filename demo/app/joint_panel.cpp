@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numbers>
 #include <vector>
 
 namespace tumble::demo {
@@ -101,13 +102,23 @@ void jointWidgets(World& world, const JointView& v, const std::vector<JointId>& 
   const bool hzChanged = ImGui::SliderFloat("hz", &hz, 0.1f, kMaxHertz, "%.2f");
   const bool dampingChanged =
       ImGui::SliderFloat("damping ratio", &damping, 0.0f, kMaxDamping, "%.2f");
-  if (onChanged || hzChanged || dampingChanged)
+  // A hinge's or slider's spring pulls to its target (a distance joint's to its rest length).
+  float target = static_cast<float>(v.spring.target);
+  const float targetRange = angular ? kAngleRange : kLengthRange;
+  const bool targetChanged = v.type != JointType::Distance &&
+                             ImGui::SliderFloat(angular ? "target rad" : "target m", &target,
+                                                -targetRange, targetRange, "%.3f");
+  if (onChanged || hzChanged || dampingChanged || targetChanged)
     applyAll([&](JointId id, const JointView& j) {
       JointSpring sp = j.spring;
       if (onChanged) sp.enabled = on;
       // (a spring switched on at 0 Hz takes the slider's 1 Hz, as before)
       if (hzChanged || (onChanged && !(sp.hertz > 0.0))) sp.hertz = hz;
       if (dampingChanged) sp.dampingRatio = damping;
+      // (float's pi is above double's: clamped to the setter's [-pi, pi])
+      if (targetChanged)
+        sp.target = angular ? std::clamp<Real>(target, -std::numbers::pi, std::numbers::pi)
+                            : static_cast<Real>(target);
       return world.setJointSpring(id, sp);
     });
 }

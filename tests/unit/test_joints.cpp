@@ -660,6 +660,7 @@ TEST_CASE("A scene file's joints load, build and run", "[joints][scene]") {
   CHECK((*w.joint(joints[1])).type == JointType::Hinge);
   CHECK((*w.joint(joints[1])).motor.enabled);
   CHECK((*w.joint(joints[3])).breakForce == 10000.0);
+  CHECK((*w.joint(joints[2])).spring.target == 0.2);
   Real worstGap = 0.0;
   for (int i = 0; i < 240; ++i) {
     REQUIRE(w.step(kDt));
@@ -675,6 +676,10 @@ TEST_CASE("A scene file's joints load, build and run", "[joints][scene]") {
   const std::vector<BodyId> bodies = w.bodyIds();
   CHECK((*w.body(bodies[1])).awake);
   CHECK_THAT((*w.joint(joints[1])).position, WithinAbs(1.5, 0.02));
+  // The slider's spring (1.5 Hz, up the axis, "target": 0.2 m) holds its box g / omega^2 below
+  // the target.
+  const Real omega = 2.0 * kPi * 1.5;
+  CHECK_THAT((*w.joint(joints[2])).position, WithinAbs(0.2 - 9.81 / (omega * omega), 0.003));
 }
 
 TEST_CASE("The 40-plank bridge under 20 boxes holds its anchors within 1 cm", "[joints][scene]") {
@@ -1131,6 +1136,92 @@ TEST_CASE("A hinge spring oscillates at its hertz, setters change it between ste
   CHECK_FALSE(w.setJointSpring(id, {true, -1.0, 0.0}));
 }
 
+TEST_CASE("A hinge spring pulls to its target the shorter way round, at its hertz", "[joints]") {
+  World w;
+  editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
+  // Hinged at its centre: the spring's row mass is the body's inertia about the axis.
+  const BodyId wheel = addBox(w, Vec3(0.0), Vec3(0.5, 0.5, 0.1));
+  HingeJointDef def;
+  def.b = wheel;
+  def.anchor = Vec3(0.0);
+  def.axis = Vec3(0.0, 0.0, 1.0);
+  def.spring = {true, 1.5, 0.0, 0.6};
+  const JointId id = *w.createJoint(def);
+  // Undamped, released at 0: it swings about 0.6 rad, from 0 to 1.2, at 1.5 Hz.
+  std::vector<Real> crossings;
+  Real prev = -0.6, lowest = 1e9, highest = -1e9;
+  for (int i = 1; i <= 300; ++i) {
+    REQUIRE(w.step(kDt));
+    const Real x = (*w.joint(id)).position - 0.6;
+    if (prev < 0.0 && x >= 0.0) crossings.push_back((i - 1 + prev / (prev - x)) * kDt);
+    prev = x;
+    lowest = std::min(lowest, x), highest = std::max(highest, x);
+  }
+  REQUIRE(crossings.size() >= 4);
+  const Real period = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+  INFO("period " << period << " s (1.5 Hz: " << 1.0 / 1.5 << " s); about the target " << lowest
+                 << " .. " << highest << " rad");
+  CHECK_THAT(1.0 / period, WithinRel(1.5, 0.02));
+  // About the target: the first swing reaches 0.6 below it, later ones no more than 0.6 above
+  // (the soft step loses a little energy, about a tenth of the amplitude over 5 s, never gains).
+  CHECK_THAT(lowest, WithinAbs(-0.6, 0.03));
+  CHECK(highest < 0.6);
+  CHECK(highest > 0.45);
+  // Critically damped, it settles on the target.
+  REQUIRE(w.setJointSpring(id, {true, 3.0, 1.0, 0.6}));
+  for (int i = 0; i < 120; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(0.6, 0.005));
+  // From 0.6 to -2.9 the shorter way is up through pi (2.78 rad), not down (3.5 rad).
+  REQUIRE(w.setJointSpring(id, {true, 3.0, 1.0, -2.9}));
+  REQUIRE(w.step(kDt));
+  CHECK((*w.body(wheel)).angularVelocity.z > 0.0);
+  Real passed = 0.0;  // the most the angle went past pi: it wraps to near -pi
+  for (int i = 0; i < 180; ++i) {
+    REQUIRE(w.step(kDt));
+    passed = std::max(passed, (*w.joint(id)).position);
+  }
+  CHECK(passed > 3.0);
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(-2.9, 0.005));
+  // A target outside [-pi, pi] is refused, naming the field; the spring is kept.
+  const Expected<void> bad = w.setJointSpring(id, {true, 3.0, 1.0, 3.5});
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(), Catch::Contains("spring.target") && Catch::Contains("[-pi, pi]"));
+  CHECK((*w.joint(id)).spring.target == -2.9);
+}
+
+TEST_CASE("A slider spring with a target holds a hanging weight g / omega^2 below it", "[joints]") {
+  World w;
+  // The slider's axis is up: b's translation along it. Gravity pulls the box down the axis, so
+  // the spring's rest point is the target less m g / k, k = m (2 pi f)^2 (the row's mass is the
+  // box's own: the other body is the world).
+  const BodyId box = addBox(w, Vec3(0.0, 1.0, 0.0), Vec3(0.2));
+  SliderJointDef def;
+  def.b = box;
+  def.anchor = Vec3(0.0, 1.0, 0.0);
+  def.axis = Vec3(0.0, 1.0, 0.0);
+  const Real hz = 2.0, target = 0.3;
+  def.spring = {true, hz, 1.0, target};
+  const JointId id = *w.createJoint(def);
+  for (int i = 0; i < 240; ++i) REQUIRE(w.step(kDt));
+  const Real omega = 2.0 * kPi * hz;
+  const Real expected = target - 9.81 / (omega * omega);
+  INFO("rest at " << (*w.joint(id)).position << " m, expected " << expected << " m");
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(expected, 0.002));
+  // The target moved between steps: the box follows it.
+  REQUIRE(w.setJointSpring(id, {true, hz, 1.0, -0.4}));
+  for (int i = 0; i < 240; ++i) REQUIRE(w.step(kDt));
+  CHECK_THAT((*w.joint(id)).position, WithinAbs(-0.4 - 9.81 / (omega * omega), 0.002));
+  // A distance joint's spring pulls to its rest length: a target there is refused.
+  DistanceJointDef rope;
+  rope.b = box;
+  rope.anchorA = Vec3(0.0, 3.0, 0.0);
+  rope.anchorB = (*w.body(box)).centerOfMass;
+  rope.spring = {true, 1.0, 0.5, 0.5};
+  const Expected<JointId> refused = w.createJoint(rope);
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error(), Catch::Contains("JointDef.spring.target"));
+}
+
 TEST_CASE("A kinematic body drives what is jointed to it", "[joints]") {
   World w;
   editSettings(w, [](Settings& s) { s.gravity = Vec3(0.0); });
@@ -1293,11 +1384,23 @@ TEST_CASE("Joints at their value bounds step without a floating-point trap", "[j
   def.axis = Vec3(0.0, 0.0, 1e300);  // scaled before it is normalised
   def.limits = {true, -1e9, 1e9};
   def.motor = {true, 1e9, 1e12};
-  def.spring = {true, 1e6, 1e6};
+  def.spring = {true, 1e6, 1e6, -kPi};
   REQUIRE(w.createJoint(def));
+  // A slider between two other bodies, every value at its bound, its spring's target too.
+  const BodyId c = addSphere(w, Vec3(0.0, 5.0, 0.0), 0.5);
+  const BodyId d = addSphere(w, Vec3(2.0, 5.0, 0.0), 0.5);
+  SliderJointDef slider;
+  slider.a = c;
+  slider.b = d;
+  slider.anchor = Vec3(1e9, 5.0, 0.0);
+  slider.axis = Vec3(1e300, 0.0, 0.0);
+  slider.limits = {true, -1e9, 1e9};
+  slider.motor = {true, 1e9, 1e12};
+  slider.spring = {true, 1e6, 1e6, 1e9};
+  REQUIRE(w.createJoint(slider));
   for (int i = 0; i < 10; ++i) REQUIRE(w.step(kDt));
   INFO("bodies left " << w.bodyCount() << ", non-finite events " << w.nonFiniteEvents().size());
-  CHECK(w.bodyCount() + static_cast<int>(w.nonFiniteEvents().size()) == 2);
+  CHECK(w.bodyCount() + static_cast<int>(w.nonFiniteEvents().size()) == 4);
   // Past the bounds: rejected, naming the field.
   def.anchor = Vec3(1e300, 0.0, 0.0);
   Expected<JointId> far = w.createJoint(def);

@@ -43,12 +43,17 @@ struct JointLimits {
   Real upper = 0.0;
 };
 
-/// A spring pulling a joint's free coordinate to 0 (hinge, slider) or a distance joint to its
-/// rest length. Soft constraint (Catto, "Soft Constraints", GDC 2011).
+/// A spring pulling a joint's free coordinate to `target` (hinge, slider) or a distance joint to
+/// its rest length. Soft constraint (Catto, "Soft Constraints", GDC 2011). Moving the target
+/// between steps (World::setJointSpring) drives the joint to a position, as a servo.
 struct JointSpring {
   bool enabled = false;
   Real hertz = 0.0;         ///< Hz, > 0 when enabled
   Real dampingRatio = 0.0;  ///< >= 0
+  /// The coordinate the spring pulls to: a hinge's angle (rad, [-pi, pi]; the spring takes the
+  /// shorter way round), a slider's translation (m, within 1e+09). A distance joint's spring
+  /// pulls to its rest length: 0 there.
+  Real target = 0.0;
 };
 
 /// Three translations locked at a common anchor point; rotation free.

@@ -36,9 +36,9 @@ namespace tumble {
 class World;
 
 /// The version this build writes and the newest it reads (2 added compound children's filters
-/// and sensor flags, and sensor events' child; 3 the contact pairs' separating axes; an older
-/// snapshot is read without them).
-inline constexpr uint32_t kSnapshotVersion = 3;
+/// and sensor flags, and sensor events' child; 3 the contact pairs' separating axes; 4 the joint
+/// springs' targets; an older snapshot is read without them).
+inline constexpr uint32_t kSnapshotVersion = 4;
 
 /// The world's state as bytes (format above). Deterministic: the same state gives the same bytes.
 std::vector<uint8_t> saveSnapshot(const World& world);

@@ -57,15 +57,9 @@ struct Check {
       fail(std::string(field) + ".maxEffort",
            "expected a number in [0, 1e+12], got " + num(m.maxEffort));
   }
-  void spring(const char* field, const JointSpring& s) {
-    if (!std::isfinite(s.hertz) || s.hertz < 0.0 || (s.enabled && s.hertz == 0.0) ||
-        s.hertz > kMaxRate)
-      fail(std::string(field) + ".hertz", "expected a number " +
-                                              std::string(s.enabled ? "> 0" : ">= 0") +
-                                              " and <= 1e+06, got " + num(s.hertz));
-    if (!std::isfinite(s.dampingRatio) || s.dampingRatio < 0.0 || s.dampingRatio > kMaxRate)
-      fail(std::string(field) + ".dampingRatio",
-           "expected a number in [0, 1e+06], got " + num(s.dampingRatio));
+  void spring(const char* field, JointType type, const JointSpring& s) {
+    const std::string e = springError(type, s);
+    if (!e.empty() && error.empty()) error = std::string(field) + "." + e;
   }
 };
 
@@ -84,6 +78,23 @@ bool bodyAlive(BodyId id, const std::vector<Body>& bodies) {
 }
 
 }  // namespace
+
+std::string springError(JointType type, const JointSpring& s) {
+  if (!std::isfinite(s.hertz) || s.hertz < 0.0 || (s.enabled && s.hertz == 0.0) ||
+      s.hertz > kMaxRate)
+    return "hertz: expected a number " + std::string(s.enabled ? "> 0" : ">= 0") +
+           " and <= 1e+06, got " + num(s.hertz);
+  if (!std::isfinite(s.dampingRatio) || s.dampingRatio < 0.0 || s.dampingRatio > kMaxRate)
+    return "dampingRatio: expected a number in [0, 1e+06], got " + num(s.dampingRatio);
+  if (type == JointType::Hinge && !(std::abs(s.target) <= std::numbers::pi))
+    return "target: expected an angle in [-pi, pi] (rad), got " + num(s.target);
+  if (type == JointType::Slider && !(std::abs(s.target) <= kMaxLength))
+    return "target: expected a translation within 1e+09 (m), got " + num(s.target);
+  if (type != JointType::Hinge && type != JointType::Slider && s.target != 0.0)
+    return "target: expected 0 (a " + std::string(toString(type)) +
+           " joint's spring pulls to its rest length), got " + num(s.target);
+  return {};
+}
 
 const char* toString(JointType type) {
   switch (type) {
@@ -135,7 +146,7 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
           c.axis("axis", d.axis);
           c.limits("limits", d.limits);
           c.motor("motor", d.motor);
-          c.spring("spring", d.spring);
+          c.spring("spring", j.type, d.spring);
           anchorA = anchorB = d.anchor;
           axis = d.axis;
           j.limits = d.limits;
@@ -145,7 +156,7 @@ Expected<JointId> JointSet::create(const JointDef& def, const std::vector<Body>&
           j.type = JointType::Distance;
           c.finite("anchorA", d.anchorA);
           c.finite("anchorB", d.anchorB);
-          c.spring("spring", d.spring);
+          c.spring("spring", j.type, d.spring);
           anchorA = d.anchorA;
           anchorB = d.anchorB;
           const Real now = c.error.empty() ? glm::length(anchorB - anchorA) : 0.0;

@@ -230,15 +230,24 @@ bool coaxial(const Joint& j, const Joint& q) {
 }
 
 // Spring (to `target`), motor and limits of a joint's free coordinate along row J.
-// m: the row's mass, 1 / (J M^-1 J^T).
+// m: the row's mass, 1 / (J M^-1 J^T). A hinge's angle and target are in [-pi, pi]: its spring
+// pulls the shorter way round (the difference wrapped into [-pi, pi]; with the target 0 it is
+// the angle itself, unchanged).
 void solveAxial(const Joint& j, AxialImpulses& imp, const Row& J, Real m, Real coord, Real target,
                 bool useBias, const Softness& soft, Real h, Real invH, SolverBody& A,
                 SolverBody& B) {
   if (hasSpring(j)) {
     const Softness ss = makeSoftness(j.spring.hertz, j.spring.dampingRatio, h);
     const Real cdot = rowVelocity(J, A, B);
-    const Real lambda =
-        -m * ss.massScale * (cdot + ss.biasRate * (coord - target)) - ss.impulseScale * imp.spring;
+    Real c = coord - target;
+    if (j.type == JointType::Hinge) {
+      constexpr Real kTwoPi = 2.0 * std::numbers::pi;
+      if (c > std::numbers::pi)
+        c -= kTwoPi;
+      else if (c < -std::numbers::pi)
+        c += kTwoPi;
+    }
+    const Real lambda = -m * ss.massScale * (cdot + ss.biasRate * c) - ss.impulseScale * imp.spring;
     imp.spring += lambda;
     applyRow(J, lambda, A, B);
   }
@@ -757,8 +766,8 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
     if (j.tree) {
       // Only the rows that stay iterative; the equality rows are solveGroups'.
       if (j.type == JointType::Hinge) {
-        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, 0.0, useBias, soft_,
-                   h, invH_, A, B);
+        solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, j.spring.target,
+                   useBias, soft_, h, invH_, A, B);
       } else if (j.type == JointType::SwingTwist) {
         solveSwingTwistLimits(j, swingTwists_[j.slot], h, useBias, soft_, invH_, A, B);
       }
@@ -774,8 +783,8 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
         break;
       case JointType::Hinge: {
         if (hasAxial(j))
-          solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, 0.0, useBias,
-                     soft_, h, invH_, A, B);
+          solveAxial(j, j.axial, angularRow(axisOf(p.fA)), p.axialMass, p.twist, j.spring.target,
+                     useBias, soft_, h, invH_, A, B);
         solveAxisLock(j, p, useBias, soft_, A, B);
         solvePoint(j, p, useBias, soft_, A, B);
         break;
@@ -783,8 +792,8 @@ void JointSet::solve(std::vector<SolverBody>& sbs, bool useBias) {
       case JointType::Slider: {
         const Vec3 a = axisOf(p.fA);
         const Row J = linearRow(a, p.rA, p.rB, p.d);
-        solveAxial(j, j.axial, J, rowMass(J, A, B), glm::dot(a, p.d), 0.0, useBias, soft_, h, invH_,
-                   A, B);
+        solveAxial(j, j.axial, J, rowMass(J, A, B), glm::dot(a, p.d), j.spring.target, useBias,
+                   soft_, h, invH_, A, B);
         solveAngularLock(j, p, useBias, soft_, A, B);
         solveSliderLinear(j, p, useBias, soft_, A, B);
         break;

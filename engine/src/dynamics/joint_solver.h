@@ -7,6 +7,7 @@
 // exactly after the contacts (joint_tree.h). Ball joints outside the groups are coloured and
 // solved four to a row (joint_wide.h).
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -96,6 +97,10 @@ struct Joint {
   Real swing = 0.0;                                         // swing-twist cone, rad
   Real friction = 0.0;  // swing-twist: N m of dry friction (in angularImpulse, unused otherwise)
 };
+
+/// What is wrong with `spring` on a joint of `type` ("field: what", the field under the spring's
+/// own name), or "" when nothing is: JointSet::create and World::setJointSpring both ask.
+std::string springError(JointType type, const JointSpring& spring);
 
 /// The joints of a World with their slots and generations.
 class JointSet {

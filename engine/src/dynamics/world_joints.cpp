@@ -130,11 +130,8 @@ Expected<void> World::setJointSpring(JointId id, const JointSpring& spring) {
   Joint& j = joints_->joints()[id.index];
   if (!hasAxial(j.type) && j.type != JointType::Distance)
     return fieldError("spring", std::string("a ") + toString(j.type) + " joint has no spring");
-  if (!std::isfinite(spring.hertz) || spring.hertz < 0.0 ||
-      (spring.enabled && spring.hertz == 0.0) || spring.hertz > 1e6)
-    return fieldError("spring.hertz", "expected a number > 0 and <= 1e+06");
-  if (!std::isfinite(spring.dampingRatio) || spring.dampingRatio < 0.0 || spring.dampingRatio > 1e6)
-    return fieldError("spring.dampingRatio", "expected a number in [0, 1e+06]");
+  if (const std::string e = springError(j.type, spring); !e.empty())
+    return Expected<void>::failure("spring." + e);
   j.spring = spring;
   // (as the motor's above; a distance joint whose bounds meet keeps its impulse there: a rod's)
   if (!spring.enabled && !(j.type == JointType::Distance && j.minLength == j.maxLength))

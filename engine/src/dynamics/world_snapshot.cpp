@@ -516,6 +516,8 @@ struct SnapshotCodec {
     o.realOrInfinite(j.limits.lower, "limit"), o.realOrInfinite(j.limits.upper, "limit");
     o.flag(j.spring.enabled, "spring"), o.real(j.spring.hertz, "spring frequency");
     o.real(j.spring.dampingRatio, "spring damping");
+    // The spring's target (from version 4; 0 before, where every spring pulled to 0).
+    if (o.version >= 4) o.real(j.spring.target, "spring target");
     o.realOrInfinite(j.minLength, "length"), o.realOrInfinite(j.maxLength, "length");
     o.real(j.restLength, "length"), o.real(j.swing, "swing");
     o.real(j.friction, "friction");

@@ -67,17 +67,31 @@ JointMotor motor(const Json& j, const std::string& path, const char* effortKey) 
   return out;
 }
 
-JointSpring spring(const Json& j, const std::string& path) {
+// A joint's "spring": {"hz", "damping"}, and for a hinge or slider "target" (the angle in rad
+// or the translation in m it pulls to; 0 by default). A distance joint's spring pulls to its
+// rest length and takes no target.
+JointSpring spring(const Json& j, const std::string& path, JointType type) {
   if (!j.contains("spring")) return {};
   const std::string at = path + ".spring";
   const Json& s = object(j["spring"], at);
-  checkKeys(s, at, {"hz", "damping"});
+  const bool axial = type == JointType::Hinge || type == JointType::Slider;
+  if (axial)
+    checkKeys(s, at, {"hz", "damping", "target"});
+  else
+    checkKeys(s, at, {"hz", "damping"});
   if (!s.contains("hz")) fail(at + ".hz", "missing (a frequency > 0, Hz)");
   JointSpring out{true, number(s["hz"], at + ".hz"), numberOr(s, at, "damping", 0.0)};
   if (!(out.hertz > 0.0))
     fail(at + ".hz", "expected a number > 0 (Hz), got " + shortNum(out.hertz));
   if (out.dampingRatio < 0.0)
     fail(at + ".damping", "expected a number >= 0, got " + shortNum(out.dampingRatio));
+  if (axial && s.contains("target")) {
+    out.target = number(s["target"], at + ".target");
+    if (type == JointType::Hinge && !(std::abs(out.target) <= std::numbers::pi))
+      fail(at + ".target", "expected an angle in [-pi, pi] (rad), got " + shortNum(out.target));
+    if (type == JointType::Slider && !(std::abs(out.target) <= 1e9))
+      fail(at + ".target", "expected a translation within 1e+09 (m), got " + shortNum(out.target));
+  }
   return out;
 }
 
@@ -121,7 +135,7 @@ SceneJoint readJoint(const Json& j, const std::string& path, int bodyCount) {
       d.axis = axis(j, path);
       d.limits = limits(j, path);
       d.motor = motor(j, path, effortKey);
-      d.spring = spring(j, path);
+      d.spring = spring(j, path, type == "hinge" ? JointType::Hinge : JointType::Slider);
       out.def = d;
     };
     if (type == "hinge")
@@ -149,7 +163,7 @@ SceneJoint readJoint(const Json& j, const std::string& path, int bodyCount) {
     if (d.minLength.value_or(now) > d.maxLength.value_or(now))
       fail(path + ".min",
            shortNum(d.minLength.value_or(now)) + " > max " + shortNum(d.maxLength.value_or(now)));
-    d.spring = spring(j, path);
+    d.spring = spring(j, path, JointType::Distance);
     out.def = d;
   } else if (type == "fixed") {
     common({"type", "a", "b", "collide", "break_force"});
